@@ -1,0 +1,25 @@
+"""The one rich Console the CLI prints through, and the exit codes it uses."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+EXIT_OK = 0
+EXIT_FAIL = 1  # the job ran and found something (e.g. a stale schema)
+EXIT_USAGE = 2  # bad input: file, flag or id
+
+console = Console(highlight=False)
+# soft_wrap: a problem line stays one line, so editors and grep can jump to file:line:col.
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, *, hint: str | None = None, code: int = EXIT_USAGE) -> None:
+    """Print a clear error (what, and how to fix it) and exit without a traceback."""
+    from cli.safe import safe
+
+    err_console.print(f"[bold red]error:[/] {safe(message)}")
+    if hint:
+        err_console.print(f"[dim]hint:[/] {safe(hint)}")
+    sys.exit(code)

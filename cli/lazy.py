@@ -1,0 +1,32 @@
+"""Register the commands that live in their own modules, without importing them at start-up.
+
+Each entry is (module, attribute, kind, name, help). A Typer sub-app must exist to be
+registered, but importing a command module costs only typer (heavy imports inside its
+functions), so start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+SUBAPPS = [
+    ("cli.text_cmd", "app", "text", "Chinese clinical text tools: seg, ner, neg, deid."),
+    ("cli.judge_cmd", "app", "judge", "Judge tools: agreement with physicians' labels."),
+    ("cli.import_cmd", "app", "import", "Import public benchmarks as medsim scenarios."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    for module_name, attr, name, help_text in SUBAPPS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise  # a real bug inside the module: do not hide it
+            continue  # that command module is not part of this build
+        app.add_typer(getattr(module, attr), name=name, help=help_text)
+    from cli import commands
+
+    commands.register(app)
