@@ -1,0 +1,313 @@
+"""Shared term matching for scorers: normalization, synonyms, fuzzy ratio, negation-aware points.
+
+The text layer (``medsim.text``) is optional here: its lexicon, segmenter and negation are
+used when present, and a deliberately tiny fallback is used otherwise, so scoring never
+depends on another module having landed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rapidfuzz import fuzz
+
+FUZZY_THRESHOLD = 85.0  # rapidfuzz ratio (0–100); 急性心肌梗死 vs 急性前壁心肌梗死 is 85.7
+
+_PUNCT = re.compile(r"[\s\"'“”‘’`*#（）()【】\[\]<>《》「」『』。．.,，、;；:：!！?？~～]+")
+
+
+def normalize(text: Any) -> str:
+    """NFKC (full-width → half-width), lower case, no spaces or punctuation."""
+    if text is None:
+        return ""
+    return _PUNCT.sub("", unicodedata.normalize("NFKC", str(text))).lower()
+
+
+def alternatives(gold: Any) -> list[str]:
+    """'主诊断|同义' → ['主诊断', '同义']; a list is a list of alternatives."""
+    if isinstance(gold, list | tuple):
+        out: list[str] = []
+        for g in gold:
+            out.extend(alternatives(g))
+        return out
+    return [a.strip() for a in str(gold).split("|") if a.strip()]
+
+
+# ------------------------------------------------------------------ the text layer
+
+@lru_cache(maxsize=1)
+def _lexicon() -> Any:
+    try:
+        from medsim.text import get_lexicon  # type: ignore[attr-defined]
+
+        return get_lexicon()
+    except Exception:  # not written yet, or failed to load: use the fallback
+        return None
+
+
+# Tiny fallback until the lexicon lands: department aliases only (keep it tiny).
+_FALLBACK_ALIASES = {
+    "心内科": ["心内", "心血管内科", "心脏内科", "心血管科"],
+    "急诊科": ["急诊", "急诊内科", "急诊医学科"],
+    "呼吸内科": ["呼吸科", "呼吸与危重症医学科"],
+    "消化内科": ["消化科"],
+    "神经内科": ["神内", "神经科"],
+    "内分泌科": ["内分泌代谢科"],
+    "肾内科": ["肾脏内科", "肾病科"],
+    "普外科": ["普通外科"],
+    "骨科": ["骨外科"],
+    "感染科": ["感染性疾病科", "传染科"],
+}
+_FALLBACK = {normalize(alias): canon for canon, aliases in _FALLBACK_ALIASES.items() for alias in [canon, *aliases]}
+
+
+def canonical(term: str) -> str:
+    """The lexicon's canonical form of ``term`` (normalized), else the fallback, else itself."""
+    lex = _lexicon()
+    if lex is not None:
+        try:
+            canon = lex.canonical(term)
+            if canon:
+                return normalize(canon)
+        except Exception:
+            pass
+    norm = normalize(term)
+    return normalize(_FALLBACK.get(norm, norm))
+
+
+def lexicon_source() -> str:
+    return "medsim.text lexicon" if _lexicon() is not None else "built-in fallback aliases"
+
+
+@lru_cache(maxsize=1)
+def _words_fn() -> Any:
+    try:
+        from medsim.text import words  # type: ignore[attr-defined]
+
+        words("测试")  # a backend that cannot load fails here, not mid-scoring
+        return words
+    except Exception:
+        return None
+
+
+def tokens(text: str) -> tuple[list[str], str]:
+    """Content tokens of ``text`` and the tokenization used: medsim words, else characters."""
+    fn = _words_fn()
+    if fn is not None:
+        try:
+            toks = [normalize(t) for t in fn(text)]
+            return [t for t in toks if t], "medsim.text.words"
+        except Exception:
+            pass
+    return [ch for ch in normalize(text)], "characters"
+
+
+# ------------------------------------------------------------------ term matching
+
+# Modifiers that change the disease: both sides naming different members never match.
+_CONFLICTS = (
+    ("急性", "亚急性", "慢性", "陈旧性", "陈旧"),
+    ("左", "右", "双"),
+    ("1型", "2型", "i型", "ii型"),
+    ("原发性", "继发性"),
+    ("上消化道", "下消化道"),
+    ("良性", "恶性"),
+    ("高", "低"),
+    ("stemi", "nstemi", "非st段抬高", "st段抬高"),
+    ("甲亢", "甲减", "甲状腺功能亢进", "甲状腺功能减退"),
+)
+# Too generic to count as a contained match on their own.
+_GENERIC = {"病", "炎", "症", "癌", "感染", "炎症", "疾病", "肿瘤", "疼痛", "综合征", "检查", "治疗", "损伤"}
+
+
+def _members(text: str, group: tuple[str, ...]) -> set[str]:
+    found = set()
+    for m in sorted(group, key=len, reverse=True):
+        if m in text:
+            found.add(m)
+            text = text.replace(m, "\0")  # 亚急性 must not also count as 急性
+    return found
+
+
+def conflicting(a: str, b: str) -> bool:
+    """True when a and b name different members of a modifier group (急性 vs 陈旧性)."""
+    for group in _CONFLICTS:
+        ma, mb = _members(a, group), _members(b, group)
+        if ma and mb and not ma & mb:
+            return True
+    return False
+
+
+@dataclass
+class Match:
+    ok: bool
+    how: str = ""  # exact | canonical | contains | fuzzy
+    gold: str = ""  # the alternative that matched
+    ratio: float = 0.0
+
+
+def match_term(
+    pred: Any,
+    gold: Any,
+    *,
+    fuzzy: float | None = FUZZY_THRESHOLD,
+    contains: bool = True,
+) -> Match:
+    """Does ``pred`` name ``gold`` (one of its ``|`` alternatives)?
+
+    Exact after normalization, then the same canonical term, then containment either way
+    (neither side generic), then fuzzy ratio ≥ ``fuzzy``. Conflicting modifiers (急性 vs
+    陈旧性, 左 vs 右, 1型 vs 2型) block every rule but exact.
+    """
+    p = normalize(pred)
+    if not p:
+        return Match(False)
+    best = Match(False)
+    for alt in alternatives(gold):
+        g = normalize(alt)
+        if not g:
+            continue
+        if p == g:
+            return Match(True, "exact", alt, 100.0)
+        if conflicting(p, g):
+            continue
+        if canonical(str(pred)) == canonical(alt):
+            return Match(True, "canonical", alt, 100.0)
+        if contains and min(len(p), len(g)) >= 2 and (p in g or g in p) and not ({p, g} & _GENERIC):
+            best = Match(True, "contains", alt, fuzz.ratio(p, g))
+            continue
+        if fuzzy is not None:
+            r = fuzz.ratio(p, g)
+            if r >= fuzzy and r > best.ratio and not best.ok:
+                best = Match(True, "fuzzy", alt, r)
+    return best
+
+
+def match_sets(pred: list[Any], gold: list[Any], **kw: Any) -> tuple[list[tuple[str, str, str]], list[str], list[str]]:
+    """One-to-one matching of predicted items to gold items (each gold may hold alternatives).
+
+    Greedy on match quality (exact/canonical before contains before fuzzy), so one vague
+    prediction cannot take a gold item a precise one names. Returns (pairs, unmatched
+    predictions, unmatched gold) with pairs as (pred, gold, how).
+    """
+    rank = {"exact": 3, "canonical": 3, "contains": 2, "fuzzy": 1}
+    cands = []
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            m = match_term(p, g, **kw)
+            if m.ok:
+                cands.append((rank[m.how], m.ratio, -i, -j, i, j, m.how))
+    cands.sort(reverse=True)
+    used_p: set[int] = set()
+    used_g: set[int] = set()
+    pairs = []
+    for *_, i, j, how in cands:
+        if i in used_p or j in used_g:
+            continue
+        used_p.add(i)
+        used_g.add(j)
+        pairs.append((str(pred[i]), str(gold[j]), how))
+    return (
+        pairs,
+        [str(p) for i, p in enumerate(pred) if i not in used_p],
+        [str(g) for j, g in enumerate(gold) if j not in used_g],
+    )
+
+
+def dedupe(items: list[Any]) -> list[str]:
+    out, seen = [], set()
+    for it in items:
+        key = normalize(it)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(str(it).strip())
+    return out
+
+
+# ------------------------------------------------------ units (4g == 4克 == 4000mg)
+
+_UNIT_BASE = {
+    "kg": ("mg", 1e6), "公斤": ("mg", 1e6), "千克": ("mg", 1e6),
+    "g": ("mg", 1e3), "克": ("mg", 1e3),
+    "mg": ("mg", 1.0), "毫克": ("mg", 1.0),
+    "μg": ("mg", 1e-3), "ug": ("mg", 1e-3), "mcg": ("mg", 1e-3), "微克": ("mg", 1e-3),
+    "l": ("ml", 1e3), "升": ("ml", 1e3),
+    "ml": ("ml", 1.0), "毫升": ("ml", 1.0),
+    "u": ("u", 1.0), "单位": ("u", 1.0), "iu": ("u", 1.0),
+}
+_QTY = re.compile(
+    r"(\d+(?:\.\d+)?)(kg|公斤|千克|mg|毫克|μg|ug|mcg|微克|ml|毫升|iu|单位|g|克|l|升|u)(?![a-z])"
+)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def normalize_units(norm_text: str) -> str:
+    """In normalized text, rewrite quantities to base units: 4g, 4克 → 4000mg; 0.5l → 500ml."""
+
+    def sub(m: re.Match[str]) -> str:
+        base, factor = _UNIT_BASE[m.group(2)]
+        return _fmt(float(m.group(1)) * factor) + base
+
+    return _QTY.sub(sub, norm_text.replace("µ", "μ"))
+
+
+# ---------------------------------------------------- negation-aware point matching
+
+_CLAUSE_END = re.compile(r"[。；;，,！!？?\n]")
+# Single characters are kept few: 别 (特别) and 非 (非布司他) would negate too much.
+_NEG_CUES = ("不要", "不宜", "不应", "不可", "不能", "不用", "不必", "无需", "无须", "勿", "禁止", "禁用",
+             "避免", "切忌", "别吃", "别用", "千万别", "未", "没有", "不", "无", "否认", "停止", "停用")
+_PSEUDO = ("无论", "不论", "不管", "无明显", "不适", "不良反应", "并不", "不仅", "不但", "不只")
+
+
+def _negated_fallback(prefix: str) -> bool:
+    for p in _PSEUDO:
+        prefix = prefix.replace(p, "  ")
+    return any(cue in prefix for cue in _NEG_CUES)
+
+
+@dataclass
+class PointHit:
+    met: bool
+    alternative: str = ""
+    negated: list[str] | None = None  # alternatives found only in negated clauses
+
+
+def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
+    """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated in its clause?
+
+    Both sides are normalized and their quantities put in base units, so 4g matches 4000mg.
+    A cue (不要, 避免, 勿 …) in the clause before the mention negates it; pseudo-negations
+    (无论, 无明显, 不适) do not. A cue inside the point itself (避免饮酒) is part of the point.
+    """
+    raw = unicodedata.normalize("NFKC", text or "").lower()
+    clauses = [normalize_units(normalize(c)) for c in _CLAUSE_END.split(raw)]
+    negated: list[str] = []
+    for alt in alternatives(point):
+        g = normalize_units(normalize(alt))
+        if not g:
+            continue
+        seen_negated = False
+        for clause in clauses:
+            start = clause.find(g)
+            while start >= 0:
+                if not negation or not _negated_fallback(clause[:start]):
+                    return PointHit(True, alt)
+                seen_negated = True
+                start = clause.find(g, start + 1)
+        if seen_negated:
+            negated.append(alt)
+    return PointHit(False, "", negated)
+
+
+def contains_any(text: str, cues: tuple[str, ...] | list[str]) -> list[str]:
+    """The cues that occur in ``text`` (normalized, no negation check)."""
+    t = normalize(text)
+    return [c for c in cues if normalize(c) in t]

@@ -1,0 +1,85 @@
+"""ordering: Kendall's τ between the model's step order and the gold order.
+
+The answer holds display numbers; ``transcript.info["steps_shown"]`` maps display number i
+(1-based) to original step index ``steps_shown[i-1]`` (identity when absent). Numbers outside
+1..n and repeats are dropped (first occurrence kept) and reported.
+
+    value = (τ + 1) / 2 × m / n
+
+τ is Kendall's τ-a over the m distinct valid steps given (pairs in gold order minus pairs
+reversed, over all m(m−1)/2 pairs); m / n penalises missing steps. With m < 2 no order can
+be judged: (τ + 1) / 2 is taken as 1 when n == 1 and 0.5 (no information) otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from medsim.scoring.base import Score, ScoreInput, scorer
+from medsim.scoring.common import no_gold, unparsed
+from medsim.sim.answer import coerce_int, extract_steps
+
+NAME = "ordering"
+
+
+def kendall_tau(ranks: list[int]) -> float:
+    """τ-a of a sequence of distinct gold ranks against ascending order."""
+    m = len(ranks)
+    if m < 2:
+        return 1.0
+    s = 0
+    for i in range(m):
+        for j in range(i + 1, m):
+            s += 1 if ranks[i] < ranks[j] else -1
+    return s / (m * (m - 1) / 2)
+
+
+def _display_numbers(answer: Any, n: int) -> list[int]:
+    if isinstance(answer, str):
+        return extract_steps(answer, None)
+    if isinstance(answer, list | tuple):
+        return [x for x in (coerce_int(a) for a in answer) if x is not None]
+    return []
+
+
+def order_score(display: list[int], steps_shown: list[int] | None, n: int) -> dict[str, Any]:
+    shown = list(steps_shown) if steps_shown else list(range(n))
+    originals: list[int] = []
+    invalid: list[int] = []
+    duplicates: list[int] = []
+    for d in display:
+        if not 1 <= d <= len(shown):
+            invalid.append(d)
+            continue
+        o = shown[d - 1]
+        if o in originals:
+            duplicates.append(d)
+        else:
+            originals.append(o)
+    m = len(originals)
+    tau = kendall_tau(originals) if m >= 2 else None
+    order = (tau + 1) / 2 if tau is not None else (1.0 if n == 1 else 0.5)
+    coverage = m / n if n else 0.0
+    return {
+        "value": order * coverage if m else 0.0,
+        "tau": tau, "coverage": coverage, "order_component": order,
+        "predicted_original": originals, "invalid": invalid, "duplicates": duplicates,
+        "missing": sorted(set(range(n)) - set(originals)),
+    }
+
+
+@scorer(NAME)
+def score_ordering(inp: ScoreInput) -> Score:
+    if (s := unparsed(NAME, inp)) is not None:
+        return s
+    n = len(inp.case.steps)
+    if n == 0:
+        return no_gold(NAME, "steps")
+    display = _display_numbers(inp.transcript.answer, n)
+    d = order_score(display, inp.transcript.info.get("steps_shown"), n)
+    value = max(0.0, min(1.0, d.pop("value")))
+    tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"
+    reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"]
+    if d["invalid"] or d["duplicates"]:
+        reasons.append(f"ignored: out of range {d['invalid']}, repeated {d['duplicates']}")
+    return Score(NAME, value, reasons, d)
