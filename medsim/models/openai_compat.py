@@ -1,0 +1,362 @@
+"""ChatModel over any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama, ...).
+
+Order of work in ``chat``: response cache → per-endpoint limiter (concurrency, rpm) →
+one request under a per-attempt timeout → retries on transient failures. The ``openai``
+package is imported in the constructor, never at module import, because it costs ~0.45 s
+and ``medsim --help`` must stay quick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import os
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from medsim.models.base import ChatContext, ChatResult, Message, Usage
+from medsim.models.limits import get_limiter
+from medsim.models.retry import AttemptFailed, Failure, RetryPolicy, call_with_retries
+from medsim.models.tokens import estimate_messages_tokens, estimate_tokens
+
+KEY_VARIABLES = ("MEDSIM_API_KEY", "OPENAI_API_KEY")
+PLACEHOLDER_KEY = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
+
+
+def key_from_env(key_env: str | None = None) -> str:
+    """The API key: from ``key_env`` if named, else MEDSIM_API_KEY, else OPENAI_API_KEY,
+    else a placeholder that keyless local servers accept."""
+    names = (key_env,) if key_env else KEY_VARIABLES
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return PLACEHOLDER_KEY
+
+
+def safe_url(url: str | None) -> str | None:
+    """The URL without user:password and query string, which may carry credentials."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def _retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms``, or ``Retry-After`` as seconds or an HTTP date."""
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return float(ms) / 1000.0
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _transport_errors() -> tuple[tuple[type, ...], tuple[type, ...]]:
+    """(timeout, transport) exception classes of the HTTP library under ``openai``: recent
+    openai releases use ``httpx2``, older ones ``httpx``."""
+    timeouts: list[type] = []
+    transports: list[type] = []
+    for name in ("httpx2", "httpx"):
+        try:
+            mod = __import__(name)
+        except ImportError:
+            continue
+        timeouts.append(mod.TimeoutException)
+        transports.append(mod.TransportError)
+    return tuple(timeouts), tuple(transports)
+
+
+def classify_openai_error(exc: BaseException) -> Failure:
+    """Which failures of the openai client deserve another attempt."""
+    import openai
+
+    http_timeouts, http_transport = _transport_errors()
+
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        body = exc.body
+        message = ""
+        if isinstance(body, dict):
+            message = body.get("message") or (body.get("error") or {}).get("message") or ""
+        message = _short(message or str(exc))
+        retryable = status in (408, 409, 425, 429) or status >= 500
+        if status in (401, 403):
+            message += " (check the API key variable: MEDSIM_API_KEY, OPENAI_API_KEY or key_env in models.yaml)"
+        return Failure(f"HTTP {status}", message, retryable, _retry_after(exc.response.headers))
+    if isinstance(exc, (openai.APITimeoutError, *http_timeouts)):
+        return Failure("timeout", _short(str(exc)))
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc
+        return Failure("connection error", _short(f"{type(cause).__name__}: {cause}"))
+    if isinstance(exc, http_transport):  # e.g. RemoteProtocolError while reading a stream
+        return Failure("connection error", _short(f"{type(exc).__name__}: {exc}"))
+    if isinstance(exc, openai.APIResponseValidationError | ValueError):  # JSONDecodeError is a ValueError
+        return Failure("malformed body", _short(f"{type(exc).__name__}: {exc}"))
+    return Failure("unexpected error", _short(f"{type(exc).__name__}: {exc}"), retryable=False)
+
+
+class OpenAICompatModel:
+    """A clinician, patient or judge served by an OpenAI-compatible endpoint."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        key_env: str | None = None,
+        concurrency: int | None = 8,
+        rpm: float | None = None,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        timeout_s: float | None = 120.0,
+        max_attempts: int = 4,
+        prices: dict[str, float] | None = None,
+        cache: Any = None,  # medsim.store.cache.ResponseCache
+        stream: bool = True,
+        stream_usage: bool = True,
+        retry: RetryPolicy | None = None,
+        extra_body: dict[str, Any] | None = None,
+        sleep: Callable[[float], Any] | None = None,
+    ):
+        import openai  # lazy: see module docstring
+
+        self._openai = openai
+        self.name = name
+        self.model = model or name
+        self.base_url = base_url
+        self.key_env = key_env
+        self._api_key = api_key or key_from_env(key_env)  # kept only here and in the client
+        self.concurrency = concurrency
+        self.rpm = rpm
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.retry = retry or RetryPolicy(max_attempts=max_attempts, timeout_s=timeout_s)
+        self.prices = dict(prices or {})
+        self.cache = cache
+        self.stream = stream
+        self.stream_usage = stream_usage
+        self.extra_body = extra_body
+        self._sleep = sleep
+        # One client per event loop: an httpx pool cannot outlive the loop it was made on.
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatModel(name={self.name!r}, model={self.model!r}, base_url={safe_url(self.base_url)!r})"
+
+    def describe(self) -> dict[str, Any]:
+        """Settings fit to store with a run: never the key, only the name of its variable."""
+        info: dict[str, Any] = {
+            "type": "openai_compat",
+            "name": self.name,
+            "model": self.model,
+            "base_url": safe_url(self.base_url),
+            "key_env": self.key_env,
+            "concurrency": self.concurrency,
+            "rpm": self.rpm,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "timeout_s": self.retry.timeout_s,
+            "max_attempts": self.retry.max_attempts,
+            "stream": self.stream,
+            "prices": self.prices or None,
+        }
+        key = self._api_key
+        if key and key != PLACEHOLDER_KEY and len(key) >= 6:  # belt and braces: a key pasted into a URL or name
+            info = {k: (v.replace(key, "***") if isinstance(v, str) else v) for k, v in info.items()}
+        return info
+
+    def _client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._openai.AsyncOpenAI(
+                base_url=self.base_url,
+                api_key=self._api_key,
+                max_retries=0,  # ours are the only retries
+                timeout=self.retry.timeout_s,
+            )
+            self._clients[loop] = client
+        return client
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running loop."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
+    def cost_of(self, usage: Usage) -> float:
+        return (
+            usage.prompt_tokens * float(self.prices.get("input", 0.0))
+            + usage.completion_tokens * float(self.prices.get("output", 0.0))
+        ) / 1_000_000
+
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        json_mode: bool = False,
+        on_token: Callable[[str], None] | None = None,
+        context: ChatContext | None = None,
+    ) -> ChatResult:
+        started = time.perf_counter()
+        temperature = self.temperature if temperature is None else temperature
+        max_tokens = self.max_tokens if max_tokens is None else max_tokens
+
+        key = None
+        if self.cache is not None:
+            from medsim.store.cache import cache_key
+
+            key = cache_key(model=self.model, base_url=self.base_url, messages=messages, temperature=temperature,
+                            max_tokens=max_tokens, seed=seed, json_mode=json_mode)
+            hit = self.cache.get(key)  # WAL reads do not wait on writers: quick enough inline
+            if hit is not None:
+                hit.cached = True
+                hit.raw = {**hit.raw, "cached_latency_s": hit.latency_s, "cached_cost": hit.cost}
+                hit.latency_s = time.perf_counter() - started
+                hit.cost = 0.0  # a cached reply costs nothing
+                if on_token is not None and hit.content:
+                    on_token(hit.content)
+                return hit
+
+        params: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages]}
+        if temperature is not None:
+            params["temperature"] = temperature
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        if seed is not None:
+            params["seed"] = seed
+        if json_mode:
+            params["response_format"] = {"type": "json_object"}
+        if self.extra_body:
+            params["extra_body"] = self.extra_body
+
+        limiter = get_limiter((self.base_url, self.model), self.concurrency, self.rpm)
+        timeout_s = self.retry.timeout_s
+        log: list[dict[str, Any]] = []
+
+        async def attempt(_n: int) -> tuple[str, Any, dict[str, Any], float]:
+            async with limiter:
+                t0 = time.perf_counter()
+                async with asyncio.timeout(timeout_s):
+                    if self.stream:
+                        out = await self._stream_once(params, on_token)
+                    else:
+                        out = await self._once(params, on_token)
+                return (*out, time.perf_counter() - t0)
+
+        (content, reported, meta, latency), attempts = await call_with_retries(
+            attempt, self.retry, classify_openai_error, sleep=self._sleep, log=log
+        )
+        if reported is not None:
+            usage = Usage(int(reported.prompt_tokens or 0), int(reported.completion_tokens or 0), False)
+        else:
+            usage = Usage(estimate_messages_tokens(messages), estimate_tokens(content), True)
+        raw: dict[str, Any] = {**meta, "total_s": round(time.perf_counter() - started, 4)}
+        if log:
+            raw["retries"] = log
+        result = ChatResult(
+            content=content, usage=usage, latency_s=latency, cached=False, model=self.model,
+            cost=self.cost_of(usage), attempts=attempts, raw=raw,
+        )
+        if self.cache is not None and key is not None:
+            # Off the loop: a write may wait for the run store's transaction (busy_timeout).
+            await asyncio.to_thread(self.cache.put, key, result)
+        return result
+
+    async def _once(self, params: dict[str, Any], on_token: Callable[[str], None] | None) -> tuple[str, Any, dict[str, Any]]:
+        resp = await self._client().chat.completions.create(**params)
+        try:
+            choice = resp.choices[0]
+            content = choice.message.content or ""
+            finish = choice.finish_reason
+            usage = resp.usage
+            rid = resp.id
+        except (AttributeError, IndexError, KeyError, TypeError) as exc:
+            raise AttemptFailed(Failure("malformed body", f"no choices[0].message in the reply ({type(exc).__name__})")) from exc
+        meta = {"id": rid, "finish_reason": finish}
+        _reasoning(meta, getattr(choice.message, "reasoning_content", None))
+        if not content.strip():
+            raise AttemptFailed(Failure("empty content", f"the reply had no text (finish_reason={finish})"))
+        if on_token is not None:
+            on_token(content)
+        return content, usage, meta
+
+    async def _stream_once(
+        self, params: dict[str, Any], on_token: Callable[[str], None] | None
+    ) -> tuple[str, Any, dict[str, Any]]:
+        extra = {"stream_options": {"include_usage": True}} if self.stream_usage else {}
+        stream = await self._client().chat.completions.create(**params, stream=True, **extra)
+        parts: list[str] = []
+        thoughts: list[str] = []
+        usage = None
+        finish = None
+        rid = None
+        try:
+            async for chunk in stream:
+                try:
+                    rid = rid or chunk.id
+                    if getattr(chunk, "usage", None):
+                        usage = chunk.usage
+                    if not chunk.choices:
+                        continue
+                    choice = chunk.choices[0]
+                    delta = choice.delta
+                    text = getattr(delta, "content", None) if delta is not None else None
+                    thought = getattr(delta, "reasoning_content", None) if delta is not None else None
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+                except (AttributeError, IndexError, KeyError, TypeError) as exc:
+                    raise AttemptFailed(Failure("malformed body", f"unreadable stream chunk ({type(exc).__name__})")) from exc
+                if thought:
+                    thoughts.append(thought)
+                if text:
+                    parts.append(text)
+                    if on_token is not None:
+                        on_token(text)
+        finally:
+            await stream.close()  # hand the connection back even when the stream broke
+        content = "".join(parts)
+        meta = {"id": rid, "finish_reason": finish}
+        _reasoning(meta, "".join(thoughts))
+        if finish is None:
+            raise AttemptFailed(Failure("stream cut", f"the stream ended without a finish_reason after {len(content)} chars"))
+        if not content.strip():
+            raise AttemptFailed(Failure("empty content", f"the reply had no text (finish_reason={finish})"))
+        return content, usage, meta
+
+
+def _reasoning(meta: dict[str, Any], text: str | None) -> None:
+    """Keep a reasoning model's separate thinking text (DeepSeek-style), apart from the answer."""
+    if text:
+        meta["reasoning"] = text

@@ -1,0 +1,113 @@
+"""Bounded retries with exponential backoff and full jitter, independent of any client.
+
+The caller supplies ``classify(exc) -> Failure``: which errors are worth another attempt
+(429, 5xx, timeouts, dropped connections, malformed bodies, cut streams, empty replies) and
+which are not (400, 401, 404: retrying cannot help). After the last attempt a
+``ModelCallError`` carries a reason such as "HTTP 500 after 4 attempts: boom".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from medsim.models.base import ModelCallError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_attempts: int = 4
+    base_delay_s: float = 0.5  # first backoff window; doubles each attempt
+    max_delay_s: float = 20.0  # cap on the backoff window
+    max_retry_after_s: float = 60.0  # a server's Retry-After is honoured up to this
+    timeout_s: float | None = 120.0  # per attempt, covering the whole (streamed) reply
+
+
+@dataclass
+class Failure:
+    """What went wrong in one attempt, in words fit for a report."""
+
+    label: str  # "HTTP 500", "timeout", "connection error", "malformed body", ...
+    detail: str = ""
+    retryable: bool = True
+    retry_after: float | None = None  # seconds, from the server's Retry-After
+
+    def text(self) -> str:
+        return f"{self.label}: {self.detail}" if self.detail else self.label
+
+
+class AttemptFailed(Exception):
+    """Raised inside an attempt to report a failure found by inspecting a reply
+    (empty content, a body that does not parse, a stream without an end)."""
+
+    def __init__(self, failure: Failure):
+        super().__init__(failure.text())
+        self.failure = failure
+
+
+def backoff_delay(attempt: int, policy: RetryPolicy, rng: random.Random, retry_after: float | None = None) -> float:
+    """Delay before attempt ``attempt + 1``. Full jitter spreads a burst of clients that
+    failed together; a server's Retry-After wins but is capped so a bad header cannot
+    stall a run."""
+    if retry_after is not None:
+        return min(max(retry_after, 0.0), policy.max_retry_after_s)
+    window = min(policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
+    return rng.uniform(0.0, window)
+
+
+_rng = random.Random()
+
+
+async def call_with_retries(
+    attempt_fn: Callable[[int], Awaitable[T]],
+    policy: RetryPolicy,
+    classify: Callable[[BaseException], Failure],
+    *,
+    sleep: Callable[[float], Awaitable[Any]] | None = None,
+    rng: random.Random | None = None,
+    log: list[dict[str, Any]] | None = None,
+) -> tuple[T, int]:
+    """Run ``attempt_fn(attempt_number)`` until it succeeds; return (result, attempts).
+
+    ``log`` (if given) receives one entry per failed attempt: attempt, error, delay_s.
+    ``sleep`` is injectable so tests can record delays instead of waiting.
+    """
+    sleep = sleep or asyncio.sleep
+    rng = rng or _rng
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            # The attempt applies policy.timeout_s itself, around the request only: time
+            # spent queueing for a concurrency slot must not count against it.
+            return await attempt_fn(attempt), attempt
+        except AttemptFailed as exc:
+            failure = exc.failure
+            cause: BaseException = exc
+        except TimeoutError as exc:
+            limit = f"within {policy.timeout_s:g} s" if policy.timeout_s else "before the deadline"
+            failure = Failure("timeout", f"no complete reply {limit}")
+            cause = exc
+        except Exception as exc:  # classify decides; CancelledError is not an Exception
+            failure = classify(exc)
+            cause = exc
+        last = attempt >= policy.max_attempts
+        if not failure.retryable or last:
+            if failure.retryable:
+                reason = f"{failure.label} after {attempt} attempts"
+            else:
+                reason = f"{failure.label} (not retryable)"
+            if failure.detail:
+                reason += f": {failure.detail}"
+            if log is not None:
+                log.append({"attempt": attempt, "error": failure.text(), "delay_s": None})
+            raise ModelCallError(reason, attempts=attempt) from cause
+        delay = backoff_delay(attempt, policy, rng, failure.retry_after)
+        if log is not None:
+            log.append({"attempt": attempt, "error": failure.text(), "delay_s": round(delay, 3)})
+        await sleep(delay)

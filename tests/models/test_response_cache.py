@@ -1,0 +1,60 @@
+"""ResponseCache: keys, round trip, WAL, sharing the run store's file."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+from medsim.models.base import ChatResult, Usage
+from medsim.store.cache import ResponseCache, cache_key
+
+BASE = dict(model="m", base_url="http://h/v1", messages=[{"role": "user", "content": "你好"}],
+            temperature=0.0, max_tokens=100, seed=1, json_mode=False)
+
+
+def test_key_depends_on_every_deciding_part():
+    k = cache_key(**BASE)
+    assert k == cache_key(**{**BASE, "base_url": "http://h/v1/"})  # trailing slash is the same endpoint
+    for field, value in [("model", "n"), ("base_url", "http://g/v1"), ("messages", [{"role": "user", "content": "您好"}]),
+                         ("temperature", 0.7), ("max_tokens", 200), ("seed", 2), ("json_mode", True)]:
+        assert cache_key(**{**BASE, field: value}) != k, field
+
+
+def test_round_trip_and_wal(tmp_path):
+    db = tmp_path / "run.db"
+    cache = ResponseCache(db)
+    assert cache.get("k") is None
+    result = ChatResult("回答", Usage(10, 3, True), latency_s=0.2, model="m", cost=0.5, attempts=2, raw={"id": "x"})
+    cache.put("k", result)
+    got = cache.get("k")
+    assert got == result
+    assert (cache.hits, cache.misses) == (1, 1)
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0] == 1
+
+
+def test_shares_a_file_with_other_tables(tmp_path):
+    db = tmp_path / "run.db"
+    other = sqlite3.connect(db)
+    other.execute("CREATE TABLE runs (id TEXT)")
+    other.commit()
+    cache = ResponseCache(db)
+    cache.put("k", ChatResult("x"))
+    assert {r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= {"runs", "response_cache"}
+
+
+def test_many_threads(tmp_path):
+    cache = ResponseCache(tmp_path / "run.db")
+
+    def work(n: int) -> None:
+        for i in range(50):
+            cache.put(f"{n}-{i}", ChatResult(f"{n}-{i}"))
+            assert cache.get(f"{n}-{i}").content == f"{n}-{i}"
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(cache) == 200
