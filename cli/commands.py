@@ -1,9 +1,129 @@
-"""Commands for running, playing, checking and reporting (registered by cli.lazy)."""
+"""Commands for running, playing, checking and reporting (registered by cli.lazy).
+
+Each command imports its module only when it runs, so ``medsim --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+DB_HELP = "The run store (SQLite file)"
+Db = Annotated[Path, typer.Option("--db", help=DB_HELP)]
+DEFAULT_DB = Path("medsim-runs.sqlite")
+Model = Annotated[str | None, typer.Option("--model", "-m", help="baseline | reference | human | scripted:FILE | "
+                                                                   "a models.yaml name | any name with --base-url")]
+BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")]
+ModelsFile = Annotated[str | None, typer.Option(help="models.yaml (default: ./models.yaml, ~/.config/medsim/)")]
+Patient = Annotated[str, typer.Option(help="Patient simulator: rule | llm:MODEL")]
+Seed = Annotated[int, typer.Option(help="Seed for the patient, option and step shuffles")]
+TaxonomyOpt = Annotated[str, typer.Option(help="climedbench | mlb | llmeval")]
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("run")
+    def run(
+        scenarios: Annotated[list[str] | None, typer.Argument(help="Scenario ids or files, or `all`")] = None,
+        model: Model = None,
+        base_url: BaseUrl = None,
+        models_file: ModelsFile = None,
+        judge: Annotated[str | None, typer.Option(help="Judge model for checklist scoring")] = None,
+        embedder: Annotated[str | None, typer.Option(help="Embeddings model for the similarity scorer")] = None,
+        patient: Patient = "rule",
+        concurrency: Annotated[int, typer.Option(help="Episodes in flight at once")] = 8,
+        limit: Annotated[int | None, typer.Option(help="At most N cases per scenario")] = None,
+        repeats: Annotated[int, typer.Option(help="Run each case K times")] = 1,
+        seed: Seed = 0,
+        db: Db = DEFAULT_DB,
+        resume: Annotated[str | None, typer.Option(help="Finish an interrupted run (its id)")] = None,
+        no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not reuse cached model responses")] = False,
+        taxonomy: TaxonomyOpt = "climedbench",
+        temperature: Annotated[float | None, typer.Option(help="Sampling temperature for the clinician")] = None,
+        max_tokens: Annotated[int | None, typer.Option(help="Max tokens per clinician reply")] = None,
+    ) -> None:
+        """Run scenarios against a model; store every transcript and score; print the scores."""
+        from cli.run_cmd import run_command
+
+        run_command(scenarios or [], model, base_url, models_file, judge, embedder, patient, concurrency, limit,
+                    repeats, seed, db, resume, no_cache, taxonomy, temperature, max_tokens)
+
+    @app.command("runs")
+    def runs(db: Db = DEFAULT_DB) -> None:
+        """List the runs in a store."""
+        from cli.run_cmd import runs_command
+
+        runs_command(db)
+
+    @app.command("show-run")
+    def show_run(run_id: Annotated[str, typer.Argument(help="Run id (or a unique part of it)")],
+                 db: Db = DEFAULT_DB, taxonomy: TaxonomyOpt = "climedbench") -> None:
+        """Show one stored run: its settings and scores."""
+        from cli.run_cmd import show_run_command
+
+        show_run_command(run_id, db, taxonomy)
+
+    @app.command("play")
+    def play(
+        scenario: Annotated[str, typer.Argument(help="Scenario id or file")],
+        model: Model = "human",
+        case: Annotated[str | None, typer.Option(help="Case id (default: a random case for the seed)")] = None,
+        base_url: BaseUrl = None,
+        models_file: ModelsFile = None,
+        patient: Patient = "rule",
+        seed: Seed = 0,
+        db: Db = DEFAULT_DB,
+        judge: Annotated[str | None, typer.Option(help="Judge model for checklist scoring")] = None,
+    ) -> None:
+        """An interactive session: watch a model work a case turn by turn, or take the clinician's seat."""
+        from cli.play_cmd import play_command
+
+        play_command(scenario, model, case, base_url, models_file, patient, seed, db, judge)
+
+    @app.command("check")
+    def check(
+        case: Annotated[str, typer.Option("--case", help="A bundled case id, a case file, or a plain-text 病历")],
+        text: Annotated[Path, typer.Option("--text", help="The text to check (a file, or - for stdin)")],
+        json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
+        scenario: Annotated[str | None, typer.Option(help="Look the case id up in this scenario")] = None,
+    ) -> None:
+        """Check a text against a case record: supported, contradicted, value mismatch, unsupported."""
+        from cli.check_cmd import check_command
+
+        check_command(case, str(text), json_out, scenario)
+
+    @app.command("deid")
+    def deid(
+        file: Annotated[str, typer.Argument(help="A text file, or - for stdin")],
+        out: Annotated[Path | None, typer.Option(help="Write the de-identified text here (default: stdout)")] = None,
+        report: Annotated[Path | None, typer.Option(help="Write a JSON report of what was replaced")] = None,
+    ) -> None:
+        """De-identify a Chinese clinical record (names, ID numbers, phones, addresses, dates…)."""
+        from cli.text_cmd import deid_command
+
+        deid_command(file, out, report)
+
+    @app.command("report")
+    def report(
+        run_id: Annotated[str | None, typer.Argument(help="Run id (default: the latest run)")] = None,
+        db: Db = DEFAULT_DB,
+        format: Annotated[str, typer.Option("--format", "-f", help="table | json | csv | md | html")] = "table",
+        out: Annotated[Path | None, typer.Option(help="Write to this file (html defaults to RUN.html)")] = None,
+        taxonomy: TaxonomyOpt = "climedbench",
+    ) -> None:
+        """Report a run: scenario and dimension scores with CIs, errors, tokens, cost, latency."""
+        from cli.report_cmd import report_command
+
+        report_command(run_id, db, format, out, taxonomy)
+
+    @app.command("compare")
+    def compare(
+        run_ids: Annotated[list[str], typer.Argument(help="Two or more run ids")],
+        db: Db = DEFAULT_DB,
+        taxonomy: TaxonomyOpt = "climedbench",
+    ) -> None:
+        """A leaderboard of runs with paired differences and their significance."""
+        from cli.report_cmd import compare_command
+
+        compare_command(run_ids, db, taxonomy)

@@ -48,6 +48,8 @@ class ChatContext:
     scenario: Any = None  # medsim.scenario.schema.Scenario
     case: Any = None  # medsim.scenario.schema.Case
     stage: Any = None  # medsim.scenario.schema.Stage | None
+    info: dict[str, Any] = field(default_factory=dict)  # display layout (options_shown, steps_shown)
+    turn: int = 0  # the clinician's turn number, from 1
 
 
 @runtime_checkable

@@ -1,0 +1,134 @@
+"""``medsim run``, ``medsim runs``, ``medsim show-run``: batch runs with rich progress."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cli.console import EXIT_USAGE, console, err_console, fail
+from cli.safe import safe
+from medsim.store.db import EpisodeRecord, Store
+
+
+@dataclass
+class _Counter:
+    task: int
+    errors: int = 0
+    tokens: int = 0
+    cost: float = 0.0
+
+
+class ProgressEvents:
+    """One progress bar per scenario: items done, errors, tokens, cost."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.counters: dict[str, _Counter] = {}
+
+    def planned(self, scenario_id: str, total: int, already_done: int) -> None:
+        task = self.progress.add_task(scenario_id, total=total, completed=already_done, errors=0, tokens=0, cost="")
+        self.counters[scenario_id] = _Counter(task)
+
+    def item_done(self, scenario_id: str, record: EpisodeRecord) -> None:
+        counter = self.counters[scenario_id]
+        counter.errors += record.status == "error"
+        counter.tokens += sum(c.get("prompt_tokens", 0) + c.get("completion_tokens", 0) for c in record.calls)
+        counter.cost += sum(c.get("cost", 0.0) for c in record.calls)
+        self.progress.update(counter.task, advance=1, errors=counter.errors, tokens=counter.tokens,
+                             cost=f"${counter.cost:.4f}" if counter.cost else "")
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description:<18}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+        TextColumn("[red]{task.fields[errors]} err[/]"), TextColumn("{task.fields[tokens]:>8} tok"),
+        TextColumn("{task.fields[cost]}"), TimeElapsedColumn(), console=console, transient=False,
+    )
+
+
+def run_command(scenarios: list[str], model: str | None, base_url: str | None, models_file: str | None,
+                judge: str | None, embedder: str | None, patient: str, concurrency: int, limit: int | None,
+                repeats: int, seed: int, db: Path, resume: str | None, no_cache: bool, taxonomy: str,
+                temperature: float | None, max_tokens: int | None) -> None:
+    from medsim.runner import RunConfig, config_for_resume, execute_run, make_services, open_store, start_run
+
+    if concurrency < 1 or repeats < 1 or (limit is not None and limit < 1):
+        fail("--concurrency, --repeats and --limit take whole numbers ≥ 1")
+    if not patient.startswith(("rule", "llm:")):
+        fail(f"unknown patient simulator {patient!r}", hint="use --patient rule or --patient llm:MODEL")
+    store = open_store(db)
+    if resume:
+        run_id = store.get_run(resume)["id"]
+        config, warnings = config_for_resume(store, run_id)
+        config.concurrency = concurrency
+        for warning in warnings:
+            err_console.print(f"[yellow]warning:[/] {safe(warning)}; finished episodes keep their old scores")
+        console.print(f"resuming run [bold]{safe(run_id)}[/] ({safe(config.model)})")
+    else:
+        if not model:
+            fail("which model plays the clinician?",
+                 hint="--model baseline (offline), --model reference, or --model NAME --base-url URL")
+        config = RunConfig(scenarios=scenarios or ["all"], model=model, base_url=base_url, models_file=models_file,
+                           judge=judge, embedder=embedder, patient=patient, concurrency=concurrency, limit=limit,
+                           repeats=repeats, seed=seed, cache=not no_cache, temperature=temperature,
+                           max_tokens=max_tokens)
+    if config.model == "human":
+        fail("--model human is interactive", hint="use `medsim play SCENARIO --model human`")
+    services = make_services(config, store)
+    if not resume:
+        from medsim.runner import load_scenarios
+
+        loaded = load_scenarios(config)
+        describe = getattr(services.clinician, "describe", lambda: {"name": config.model})
+        run_id = start_run(store, config, loaded, describe())
+        console.print(f"run [bold]{safe(run_id)}[/]: model {safe(config.model)}, store {safe(db)}")
+    started = time.monotonic()
+    with _progress() as progress:
+        events = ProgressEvents(progress)
+        try:
+            asyncio.run(execute_run(store, run_id, config, services, events))
+        except KeyboardInterrupt:
+            progress.stop()
+            err_console.print(f"[yellow]interrupted[/]: finished episodes are saved; continue with "
+                              f"`medsim run --resume {run_id} --db {db}`")
+            raise SystemExit(130) from None
+    console.print(f"finished in {time.monotonic() - started:.1f}s")
+    from cli.report_view import print_summary
+
+    print_summary(store, run_id, taxonomy)
+
+
+def runs_command(db: Path) -> None:
+    if not db.exists():
+        fail(f"no run store at {db}", hint="run `medsim run ... --db PATH` first, or pass --db")
+    store = Store(db)
+    table = Table(title=f"runs in {safe(db)}", header_style="bold")
+    for column in ("run", "started", "model", "status", "episodes", "errors", "mean item score", "tokens", "cost"):
+        table.add_column(column)
+    for run in store.list_runs():
+        table.add_row(
+            safe(run["id"]), time.strftime("%Y-%m-%d %H:%M", time.localtime(run["created"])), safe(run["model"]),
+            run["status"], str(run["episodes"] or 0), str(run["errors"] or 0),
+            f"{run['mean_score']:.3f}" if run["mean_score"] is not None else "—", str(run["tokens"] or 0),
+            f"${run['cost']:.4f}" if run["cost"] else "—")
+    console.print(table)
+
+
+def show_run_command(run_id: str, db: Path, taxonomy: str) -> None:
+    if not db.exists():
+        fail(f"no run store at {db}", hint="pass --db PATH", code=EXIT_USAGE)
+    store = Store(db)
+    run = store.get_run(run_id)
+    config = run["config"]
+    console.print(f"[bold]{safe(run['id'])}[/]  model {safe(run['model'])}  status {run['status']}  "
+                  f"medsim {safe(run['medsim_version'])}")
+    console.print(f"scenarios: {safe(', '.join(config.get('scenarios', [])))}; patient {safe(config.get('patient'))}; "
+                  f"seed {config.get('seed')}; repeats {config.get('repeats')}; limit {config.get('limit')}")
+    from cli.report_view import print_summary
+
+    print_summary(store, run["id"], taxonomy)

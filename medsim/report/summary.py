@@ -1,0 +1,73 @@
+"""A run's results as plain data: scenario and dimension scores with CIs, errors, usage.
+
+Every figure is computed from the stored episodes and scores, so a report can always be
+traced back to transcripts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from medsim.scenario.registry import get_scenario, get_taxonomy
+from medsim.scoring.aggregate import Item, dimension_scores, scenario_score
+from medsim.scoring.base import Score
+from medsim.store.db import Store
+
+
+def _items(store: Store, run_id: str) -> dict[str, list[Item]]:
+    by_episode: dict[tuple[str, str, int], list[Score]] = {}
+    for row in store.scores(run_id):
+        by_episode.setdefault((row["scenario_id"], row["case_id"], row["repeat"]), []).append(
+            Score(row["scorer"], row["value"], row["reasons"], row["details"], row["error"]))
+    items: dict[str, list[Item]] = {}
+    for episode in store.episodes(run_id):
+        key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
+        items.setdefault(episode["scenario_id"], []).append(
+            Item(case_id=f"{episode['case_id']}#{episode['repeat']}", scores=by_episode.get(key, []),
+                 error=episode["error"]))
+    return items
+
+
+def _scorer_refs(scenario_id: str):
+    try:
+        return get_scenario(scenario_id).scenario.scoring
+    except Exception:  # the scenario file may have moved since the run: weights default to 1
+        return None
+
+
+def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
+    run = store.get_run(run_id)
+    items = _items(store, run["id"])
+    episodes = store.episodes(run["id"])
+    usage: dict[str, dict[str, float]] = {}
+    for episode in episodes:
+        entry = usage.setdefault(episode["scenario_id"], {"tokens": 0, "cost": 0.0, "latency_s": 0.0, "n": 0})
+        entry["tokens"] += episode["tokens_in"] + episode["tokens_out"]
+        entry["cost"] += episode["cost"]
+        entry["latency_s"] += episode["latency_s"]
+        entry["n"] += 1
+    scenario_scores = []
+    scenarios = []
+    for scenario_id, scenario_items in sorted(items.items()):
+        result = scenario_score(scenario_items, _scorer_refs(scenario_id), scenario_id=scenario_id)
+        scenario_scores.append(result)
+        use = usage.get(scenario_id, {})
+        errors = sorted({item.error for item in scenario_items if item.error})
+        scenarios.append({
+            "id": scenario_id, "score": result.score, "ci": result.ci, "n": result.n_items,
+            "scored": result.n_scored, "errors": sum(1 for item in scenario_items if item.error),
+            "error_reasons": errors[:5], "by_scorer": result.by_scorer, "rates": result.rates,
+            "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
+            "mean_latency_s": (use["latency_s"] / use["n"]) if use.get("n") else None,
+        })
+    tax = get_taxonomy(taxonomy)
+    dimensions = [
+        {"id": d.dimension_id, "name": d.name, "score": d.score, "ci": d.ci, "scenarios": d.scenarios,
+         "missing": d.missing}
+        for d in dimension_scores(scenario_scores, tax)
+    ]
+    return {
+        "run": {k: run[k] for k in ("id", "model", "status", "created", "finished", "medsim_version")},
+        "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
+        "calls": store.call_stats(run["id"]),
+    }

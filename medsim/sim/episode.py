@@ -1,0 +1,271 @@
+"""The episode loop: (scenario, case, clinician, patient) -> transcript.
+
+One loop serves ``medsim run`` and ``medsim play``. It knows nothing of scoring or storage:
+it returns the transcript and the model calls it made. A model call that fails after its
+retries ends the episode with ``transcript.error`` set; the caller records it as an error,
+never as a zero.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from medsim.models.base import ChatContext, ChatModel, ChatResult, Message, ModelCallError
+from medsim.scenario.schema import AnswerSpec, Case, Scenario
+from medsim.sim.answer import parse_answer
+from medsim.sim.oracle import Oracle, usage_hint
+from medsim.sim.prompts import (
+    answer_reminder,
+    display_layout,
+    gold_as_answer,
+    item_seed,
+    render,
+    stage_message,
+)
+from medsim.sim.transcript import Transcript, Turn
+
+
+class QuitEpisode(Exception):
+    """The human at the keyboard left the session (``/quit``)."""
+
+
+@dataclass
+class EpisodeSettings:
+    seed: int = 0
+    repeat: int = 0
+    patient: str = "rule"  # "rule" | "llm:MODEL"
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+
+@dataclass
+class EpisodeResult:
+    transcript: Transcript
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    patient_name: str | None = None
+
+
+@dataclass
+class Hooks:
+    """Callbacks for an interactive view; all optional."""
+
+    on_turn: Callable[[Turn], None] | None = None
+    on_token: Callable[[str], None] | None = None
+    on_call_start: Callable[[str], None] | None = None  # role about to be called
+
+
+def call_record(role: str, result: ChatResult | None, model: str, error: str | None = None,
+                attempts: int = 1) -> dict[str, Any]:
+    if result is None:
+        return {"role": role, "model": model, "error": error, "attempts": attempts}
+    return {
+        "role": role, "model": result.model or model, "prompt_tokens": result.usage.prompt_tokens,
+        "completion_tokens": result.usage.completion_tokens, "estimated": result.usage.estimated,
+        "latency_s": result.latency_s, "cost": result.cost, "cached": result.cached, "attempts": result.attempts,
+    }
+
+
+class _Episode:
+    def __init__(self, scenario: Scenario, case: Case, clinician: ChatModel, settings: EpisodeSettings,
+                 hooks: Hooks, model_resolver: Callable[[str], ChatModel] | None):
+        self.scenario = scenario
+        self.case = case
+        self.clinician = clinician
+        self.settings = settings
+        self.hooks = hooks
+        self.model_resolver = model_resolver
+        self.seed = item_seed(settings.seed, case.id, settings.repeat)
+        self.layout = display_layout(scenario, case, self.seed)
+        self.transcript = Transcript(scenario_id=scenario.id, case_id=case.id, info=dict(self.layout))
+        self.calls: list[dict[str, Any]] = []
+        self.started = time.monotonic()
+        self.clinician_turns = 0
+
+    # --------------------------------------------------------------- helpers
+    def add(self, speaker: str, text: str, **meta: Any) -> Turn:
+        turn = self.transcript.add(speaker, text, **meta)  # type: ignore[arg-type]
+        if self.hooks.on_turn:
+            self.hooks.on_turn(turn)
+        return turn
+
+    async def ask_clinician(self, messages: list[Message], stage: Any = None) -> str:
+        self.clinician_turns += 1
+        context = ChatContext(scenario=self.scenario, case=self.case, stage=stage, info=self.layout,
+                              turn=self.clinician_turns)
+        if self.hooks.on_call_start:
+            self.hooks.on_call_start("clinician")
+        try:
+            result = await self.clinician.chat(
+                messages, temperature=self.settings.temperature, max_tokens=self.settings.max_tokens,
+                seed=self.settings.seed, json_mode=False, on_token=self.hooks.on_token, context=context)
+        except ModelCallError as exc:
+            self.calls.append(call_record("clinician", None, self.clinician.name, exc.reason, exc.attempts))
+            raise
+        self.calls.append(call_record("clinician", result, self.clinician.name))
+        self.add("clinician", result.content, tokens=result.usage.completion_tokens,
+                 latency_s=round(result.latency_s, 3), cached=result.cached)
+        return result.content
+
+    def parse(self, text: str, spec: AnswerSpec) -> tuple[Any, str | None]:
+        parsed = parse_answer(text, spec, option_letters=sorted(self.case.options) or None,
+                              n_steps=len(self.case.steps) or None)
+        return parsed.value, parsed.error
+
+    def finish(self, text: str, spec: AnswerSpec) -> None:
+        self.transcript.final_text = text
+        self.transcript.answer, self.transcript.parse_error = self.parse(text, spec)
+
+    def time_left(self) -> bool:
+        limit = self.scenario.clinician.time_limit_s
+        return limit is None or time.monotonic() - self.started < limit
+
+    # ------------------------------------------------------------------ kinds
+    async def single_turn(self) -> None:
+        template = self.scenario.clinician.prompt or "{question}\n{options}"
+        prompt = render(template, self.case, self.layout)
+        messages: list[Message] = [{"role": "system", "content": self.scenario.clinician.instructions.strip()},
+                                   {"role": "user", "content": prompt}]
+        self.add("system", prompt)
+        text = await self.ask_clinician(messages)
+        self.finish(text, self.scenario.clinician.answer)
+
+    async def staged(self) -> None:
+        messages: list[Message] = [{"role": "system", "content": self.scenario.clinician.instructions.strip()}]
+        for stage in self.scenario.stages:
+            if not self.time_left():
+                self.transcript.stop_reason = "time_limit"
+                return
+            content = stage_message(self.case, stage, self.layout)
+            self.add("stage", content, stage=stage.id, reveal=list(stage.reveal))
+            messages.append({"role": "user", "content": content})
+            text = await self.ask_clinician(messages, stage)
+            value, error = self.parse(text, stage.answer)
+            self.transcript.stage_answers[stage.id] = value
+            if stage.scored:
+                self.transcript.final_text = text
+                self.transcript.answer, self.transcript.parse_error = value, error
+            # carry: gold resets the conversation to the gold answer, so a wrong early answer
+            # does not sink every later stage; carry: model keeps the model's own answer.
+            carried = text if self.scenario.carry == "model" else gold_as_answer(self.case, stage)
+            messages.append({"role": "assistant", "content": carried})
+
+    def _answered(self, text: str) -> bool:
+        spec = self.scenario.final_answer_spec
+        if spec.format == "text":
+            return spec.marker in text
+        value, _ = self.parse(text, spec)
+        if spec.format == "json":
+            return isinstance(value, dict) and any(v not in (None, "", []) for v in value.values())
+        return bool(value)
+
+    async def dialogue(self) -> None:
+        from medsim.sim.patient import make_patient
+
+        scenario, case = self.scenario, self.case
+        patient = make_patient(self.settings.patient, scenario, case, seed=self.seed,
+                               model_resolver=self.model_resolver)
+        self.transcript.info["patient"] = patient.name
+        disclose = scenario.patient.disclose
+        oracle = Oracle(case, scenario.oracle, exam_fields=list(disclose.on_exam))
+        system = scenario.clinician.instructions.strip()
+        if disclose.on_exam and "【" not in system:
+            system += "\n" + usage_hint()
+        messages: list[Message] = [{"role": "system", "content": system}]
+        probe = case.probe
+        patient_messages = 0
+
+        def with_probe(text: str) -> tuple[str, bool]:
+            if probe and probe.utterance and patient_messages == probe.at_turn:
+                return (f"{text}{probe.utterance}" if text else probe.utterance), True
+            return text, False
+
+        opening = await patient.opening()
+        self._record_patient_calls(patient)
+        patient_messages += 1
+        text, probed = with_probe(opening.text)
+        self.add("patient", text, **self._patient_meta(opening, probed))
+        messages.append({"role": "user", "content": text})
+
+        for _ in range(scenario.clinician.max_turns):
+            if not self.time_left():
+                self.transcript.stop_reason = "time_limit"
+                break
+            reply = await self.ask_clinician(messages)
+            messages.append({"role": "assistant", "content": reply})
+            if self._answered(reply):
+                self.finish(reply, scenario.final_answer_spec)
+                self.transcript.stop_reason = "answered"
+                return
+            parts = []
+            oracle_reply = oracle.respond(reply)
+            if oracle_reply:
+                self.add("oracle", oracle_reply.text, tests=oracle_reply.tests, exam=oracle_reply.exam,
+                         unknown=oracle_reply.unknown, disclosed=[oracle_reply.text])
+                parts.append(oracle_reply.text)
+            if oracle_reply is None or _has_question(reply):
+                answer = await patient.reply(reply, self.transcript.turns)
+                self._record_patient_calls(patient)
+                patient_messages += 1
+                text, probed = with_probe(answer.text)
+                self.add("patient", text, **self._patient_meta(answer, probed))
+                parts.append(text)
+            messages.append({"role": "user", "content": "\n".join(parts)})
+        else:
+            self.transcript.stop_reason = "turn_limit"
+        # Out of turns or time: one last request for the answer, so a slow history-taker is
+        # scored on what it concluded rather than not at all.
+        nudge = "（问诊结束）" + answer_reminder(scenario)
+        self.add("system", nudge)
+        messages.append({"role": "user", "content": nudge})
+        reply = await self.ask_clinician(messages)
+        self.finish(reply, scenario.final_answer_spec)
+
+    def _patient_meta(self, reply: Any, probed: bool) -> dict[str, Any]:
+        meta = {"topics": list(reply.topics), "fields": list(reply.fields), "disclosed": list(reply.disclosed)}
+        if reply.flags:
+            meta["flags"] = list(reply.flags)
+        if reply.meta:
+            meta["sim"] = dict(reply.meta)
+        if probed:
+            meta["probe"] = True
+        return meta
+
+    def _record_patient_calls(self, patient: Any) -> None:
+        for call in getattr(patient, "drain_calls", lambda: [])():
+            self.calls.append({"role": "patient", **call})
+
+    async def run(self) -> EpisodeResult:
+        try:
+            if self.scenario.kind == "single_turn":
+                await self.single_turn()
+            elif self.scenario.kind == "staged":
+                await self.staged()
+            else:
+                await self.dialogue()
+        except ModelCallError as exc:
+            self.transcript.error = exc.reason
+            self.transcript.stop_reason = "error"
+        self.transcript.info["turns_to_decision"] = self.clinician_turns
+        self.transcript.info["elapsed_s"] = round(time.monotonic() - self.started, 3)
+        return EpisodeResult(self.transcript, self.calls, self.transcript.info.get("patient"))
+
+
+_QUESTION = ("？", "?", "吗", "呢", "多久", "什么", "怎么", "哪", "有没有", "是否", "请问", "说说")
+
+
+def _has_question(text: str) -> bool:
+    without_tags = text
+    for tag in ("【开检查】", "【查体】"):
+        without_tags = without_tags.replace(tag, "")
+    return any(cue in without_tags for cue in _QUESTION)
+
+
+async def run_episode(scenario: Scenario, case: Case, clinician: ChatModel, *,
+                      settings: EpisodeSettings | None = None, hooks: Hooks | None = None,
+                      model_resolver: Callable[[str], ChatModel] | None = None) -> EpisodeResult:
+    """Run one episode to its end and return the transcript with the model calls made."""
+    episode = _Episode(scenario, case, clinician, settings or EpisodeSettings(), hooks or Hooks(), model_resolver)
+    return await episode.run()
