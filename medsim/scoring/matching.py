@@ -20,11 +20,15 @@ FUZZY_THRESHOLD = 85.0  # rapidfuzz ratio (0–100); 急性心肌梗死 vs 急�
 _PUNCT = re.compile(r"[\s\"'“”‘’`*#（）()【】\[\]<>《》「」『』。．.,，、;；:：!！?？~～]+")
 
 
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+
+
 def normalize(text: Any) -> str:
     """NFKC (full-width → half-width), lower case, no spaces or punctuation."""
     if text is None:
         return ""
-    return _PUNCT.sub("", unicodedata.normalize("NFKC", str(text))).lower()
+    text = _DECIMAL.sub("\x02", unicodedata.normalize("NFKC", str(text)))  # keep 0.5g's point
+    return _PUNCT.sub("", text).replace("\x02", ".").lower()
 
 
 def alternatives(gold: Any) -> list[str]:
@@ -264,13 +268,34 @@ _CLAUSE_END = re.compile(r"[。；;，,！!？?\n]")
 # Single characters are kept few: 别 (特别) and 非 (非布司他) would negate too much.
 _NEG_CUES = ("不要", "不宜", "不应", "不可", "不能", "不用", "不必", "无需", "无须", "勿", "禁止", "禁用",
              "避免", "切忌", "别吃", "别用", "千万别", "未", "没有", "不", "无", "否认", "停止", "停用")
-_PSEUDO = ("无论", "不论", "不管", "无明显", "不适", "不良反应", "并不", "不仅", "不但", "不只")
+_PSEUDO = ("无论", "不论", "不管", "无明显", "不适", "不舒服", "不良反应", "并不", "不仅", "不但", "不只")
+
+
+# A cue negates a mention at most this many characters later in its own list item: enough
+# for 不要在饭后服用药物, short enough for a long item not to reach back too far.
+NEG_WINDOW = 12
+# A list item (after 、) that starts with one of these is new advice, out of an earlier cue's
+# scope: 低盐饮食、避免饮酒、规律复查 — 规律复查 is not negated; 避免饮酒、吸烟 — 吸烟 is.
+_FRESH_ITEM = ("保持", "规律", "坚持", "按时", "定期", "注意", "多", "适当", "继续", "及时", "低", "戒", "控制",
+               "监测", "复查", "复诊", "遵医嘱", "每日", "每天", "口服", "服用", "使用", "清淡", "加强", "进行")
 
 
 def _negated_fallback(prefix: str) -> bool:
     for p in _PSEUDO:
         prefix = prefix.replace(p, "  ")
     return any(cue in prefix for cue in _NEG_CUES)
+
+
+def _mention_negated(items: list[str], k: int, offset: int) -> bool:
+    """Is the mention at ``offset`` in list item ``k`` of a clause negated?"""
+    if _negated_fallback(items[k][max(0, offset - NEG_WINDOW) : offset]):
+        return True
+    j = k
+    while j > 0 and k - j < 3 and not items[j].startswith(_FRESH_ITEM):
+        j -= 1
+        if _negated_fallback(items[j]):
+            return True
+    return False
 
 
 @dataclass
@@ -280,28 +305,40 @@ class PointHit:
     negated: list[str] | None = None  # alternatives found only in negated clauses
 
 
+def _clauses(text: str) -> list[list[str]]:
+    """Clauses, each a list of normalized 、-items (quantities in base units)."""
+    raw = unicodedata.normalize("NFKC", text or "").lower()
+    return [[normalize_units(normalize(it)) for it in c.split("、")] for c in _CLAUSE_END.split(raw)]
+
+
 def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
-    """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated in its clause?
+    """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated?
 
     Both sides are normalized and their quantities put in base units, so 4g matches 4000mg.
-    A cue (不要, 避免, 勿 …) in the clause before the mention negates it; pseudo-negations
-    (无论, 无明显, 不适) do not. A cue inside the point itself (避免饮酒) is part of the point.
+    A cue (不要, 避免, 勿 …) shortly before the mention in its clause negates it, and carries
+    over a 、-list unless an item starts new advice; pseudo-negations (无论, 无明显, 不适) do
+    not negate. A cue inside the point itself (避免饮酒) is part of the point.
     """
-    raw = unicodedata.normalize("NFKC", text or "").lower()
-    clauses = [normalize_units(normalize(c)) for c in _CLAUSE_END.split(raw)]
+    clauses = _clauses(text)
     negated: list[str] = []
     for alt in alternatives(point):
         g = normalize_units(normalize(alt))
         if not g:
             continue
         seen_negated = False
-        for clause in clauses:
-            start = clause.find(g)
-            while start >= 0:
-                if not negation or not _negated_fallback(clause[:start]):
+        for items in clauses:
+            joined = "".join(items)
+            starts = [sum(len(x) for x in items[:i]) for i in range(len(items))]
+            pos = joined.find(g)
+            while pos >= 0:
+                if g[0].isdigit() and pos and (joined[pos - 1].isdigit() or joined[pos - 1] == "."):
+                    pos = joined.find(g, pos + 1)  # 4000mg is not inside 14000mg
+                    continue
+                k = max(i for i, s in enumerate(starts) if s <= pos and items[i])
+                if not negation or not _mention_negated(items, k, pos - starts[k]):
                     return PointHit(True, alt)
                 seen_negated = True
-                start = clause.find(g, start + 1)
+                pos = joined.find(g, pos + 1)
         if seen_negated:
             negated.append(alt)
     return PointHit(False, "", negated)
