@@ -6,23 +6,23 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, gold_value, no_gold, unparsed
-from medsim.scoring.matching import alternatives, canonical, lexicon_source, normalize
+from medsim.scoring.matching import alternatives, canonical_forms, lexicon_source, normalize
 
 NAME = "department"
 
 
-def _key(term: str) -> str:
-    # 心内 and 心内科: the lexicon (or fallback) decides, and a trailing 科 never matters
+def _keys(term: str) -> set[str]:
+    # 心内 and 心内科: the lexicon (or fallback) decides; a trailing 科/门诊 never matters
     key = normalize(term)
     for suffix in ("门诊", "病房", "病区"):
         key = key.removesuffix(suffix)
-    return canonical(key).removesuffix("科")
+    return {k.removesuffix("科") for k in canonical_forms(key) | canonical_forms(key + "科")} - {""}
 
 
 def same_department(pred: str, gold: str) -> str | None:
     """The gold alternative ``pred`` names, or None. No fuzzy matching: 神经内科 ≠ 神经外科."""
     for alt in alternatives(gold):
-        if normalize(pred) == normalize(alt) or _key(pred) == _key(alt):
+        if normalize(pred) == normalize(alt) or _keys(pred) & _keys(alt):
             return alt
     return None
 

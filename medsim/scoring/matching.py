@@ -69,18 +69,27 @@ _FALLBACK_ALIASES = {
 _FALLBACK = {normalize(alias): canon for canon, aliases in _FALLBACK_ALIASES.items() for alias in [canon, *aliases]}
 
 
-def canonical(term: str) -> str:
-    """The lexicon's canonical form of ``term`` (normalized), else the fallback, else itself."""
+def canonical_forms(term: str) -> set[str]:
+    """The term's normalized forms: itself, the lexicon's canonical term, the fallback alias's.
+
+    Two terms are synonyms when their forms meet; keeping all three means a lexicon that
+    returns unknown terms unchanged does not hide the fallback."""
+    norm = normalize(term)
+    forms = {norm, normalize(_FALLBACK.get(norm, norm))}
     lex = _lexicon()
     if lex is not None:
         try:
             canon = lex.canonical(term)
             if canon:
-                return normalize(canon)
+                forms.add(normalize(canon))
         except Exception:
             pass
-    norm = normalize(term)
-    return normalize(_FALLBACK.get(norm, norm))
+    forms.discard("")
+    return forms
+
+
+def synonyms(a: str, b: str) -> bool:
+    return bool(canonical_forms(a) & canonical_forms(b))
 
 
 def lexicon_source() -> str:
@@ -179,7 +188,7 @@ def match_term(
             return Match(True, "exact", alt, 100.0)
         if conflicting(p, g):
             continue
-        if canonical(str(pred)) == canonical(alt):
+        if synonyms(str(pred), alt):
             return Match(True, "canonical", alt, 100.0)
         if contains and min(len(p), len(g)) >= 2 and (p in g or g in p) and not ({p, g} & _GENERIC):
             best = Match(True, "contains", alt, fuzz.ratio(p, g))

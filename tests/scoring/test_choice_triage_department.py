@@ -1,0 +1,133 @@
+import pytest
+
+from medsim.scoring.aggregate import Item, scenario_score
+from medsim.scoring.choice import position_bias
+
+from ._util import case, run, transcript
+
+OPTS = {"A": "稳定型心绞痛", "B": "急性心肌梗死", "C": "主动脉夹层", "D": "肺栓塞"}
+
+
+# ---------------------------------------------------------------------- choice
+
+def test_choice_single_correct_and_prose():
+    c = case(options=OPTS, gold={"choice": "B"})
+    assert run("choice", c, transcript(["B"])).value == 1.0
+    s = run("choice", c, transcript("我认为答案是B，因为A选项描述的是稳定型心绞痛"))
+    assert s.value == 1.0 and s.details["predicted"] == ["B"]
+
+
+def test_choice_model_that_lists_every_option_scores_zero():
+    c = case(options=OPTS, gold={"choice": "B"})
+    s = run("choice", c, transcript(["A", "B", "C", "D"]))
+    assert s.value == 0.0 and "chose every option" in s.reasons
+
+
+def test_choice_multiple_exact_by_default_jaccard_when_partial():
+    c = case(options=OPTS, gold={"choice": "BD"})
+    assert run("choice", c, transcript(["D", "B"])).value == 1.0
+    assert run("choice", c, transcript(["B"])).value == 0.0
+    assert run("choice", c, transcript(["B"]), {"partial": True}).value == 0.5  # |{B}| / |{B,D}|
+    assert run("choice", c, transcript(["B", "C", "D"]), {"partial": True}).value == pytest.approx(2 / 3)
+
+
+def test_choice_maps_shuffled_display_letters_back():
+    c = case(options=OPTS, gold={"choice": "C"})
+    shown = {"A": "C", "B": "A", "C": "B", "D": "D"}  # display A shows original C
+    s = run("choice", c, transcript(["A"], info={"options_shown": shown}))
+    assert s.value == 1.0 and s.details["gold_display"] == ["A"] and s.details["predicted"] == ["C"]
+    assert run("choice", c, transcript(["C"], info={"options_shown": shown})).value == 0.0
+
+
+def test_choice_unparsed_answer_is_zero_with_reason():
+    c = case(options=OPTS, gold={"choice": "B"})
+    s = run("choice", c, transcript(None, parse_error="no option letter found"))
+    assert s.value == 0.0 and s.reasons == ["answer not parsed: no option letter found"]
+
+
+def test_choice_empty_answer_is_zero():
+    c = case(options=OPTS, gold={"choice": "B"})
+    assert run("choice", c, transcript("", parse_error="empty answer")).value == 0.0
+
+
+def test_position_bias_by_original_and_display_letter():
+    c = case(options=OPTS, gold={"choice": "B"})
+    results = [
+        run("choice", c, transcript(["A"], info={"options_shown": {"A": "B", "B": "A", "C": "C", "D": "D"}})),  # right
+        run("choice", c, transcript(["B"])),  # right, gold shown at B
+        run("choice", c, transcript(["A"])),  # wrong, gold shown at B
+    ]
+    pb = position_bias(results)
+    assert pb["by_original"] == {"B": {"n": 3, "accuracy": pytest.approx(2 / 3)}}
+    assert pb["by_display"] == {"A": {"n": 1, "accuracy": 1.0}, "B": {"n": 2, "accuracy": 0.5}}
+    assert pb["spread_display"] == 0.5
+
+
+# ---------------------------------------------------------------------- triage
+
+
+
+def _tri(level, gold=2, **config):
+    return run("triage_level", case(gold={"level": gold, "department": "心血管内科"}),
+               transcript({"level": level, "department": "心内科"}), config)
+
+
+def test_triage_exact_over_under():
+    assert _tri(2).value == 1.0
+    over = _tri(1)
+    assert over.value == 0.5 and over.details["over_triage"] and not over.details["under_triage"]
+    under = _tri(3)
+    assert under.value == 0.25 and under.details["under_triage"]  # 0.5 / under_triage_weight 2
+    assert _tri(3, under_triage_weight=4).value == 0.125
+    assert _tri(3, under_triage_weight=1).value == 0.5
+    assert _tri(4).value == 0.0 and _tri(4).details["diff"] == 2
+
+
+def test_triage_reads_roman_and_chinese_levels_left_as_text():
+    assert _tri("Ⅱ级").value == 1.0
+    assert _tri("二级（危重）").value == 1.0
+
+
+def test_triage_invalid_level_is_zero():
+    s = _tri(5)
+    assert s.value == 0.0 and s.details["valid"] is False
+
+
+def test_triage_rates_aggregate():
+    items = [Item(f"c{i}", [_tri(level)]) for i, level in enumerate([2, 3, 1, 2])]
+    agg = scenario_score(items)
+    assert agg.rates == {"under_triage_rate": 0.25, "over_triage_rate": 0.25}
+    assert agg.score == pytest.approx((1 + 0.25 + 0.5 + 1) / 4)
+
+
+# ------------------------------------------------------------------ department
+
+def _dept(pred, gold="心血管内科"):
+    return run("department", case(gold={"department": gold}), transcript({"department": pred}))
+
+
+@pytest.mark.parametrize("pred", ["心内科", "心内", "心血管内科", "心血管内科门诊", "心内科 "])
+def test_department_synonyms(pred):
+    assert _dept(pred).value == 1.0
+
+
+def test_department_emergency_aliases_and_gold_alternatives():
+    assert _dept("急诊", "急诊科").value == 1.0
+    assert _dept("急诊内科", "急诊科").value == 1.0
+    assert _dept("急诊内科", "急诊科|心血管内科").value == 1.0
+
+
+def test_department_near_misses_do_not_match():
+    assert _dept("神经外科", "神经内科").value == 0.0
+    assert _dept("心胸外科").value == 0.0
+
+
+def test_department_hedged_answer_judged_by_first():
+    s = _dept("心内科或急诊科", "急诊科")
+    assert s.value == 0.0 and s.details["judged"] == "心内科"
+    assert _dept("急诊科/心内科", "急诊科").value == 1.0
+
+
+def test_department_missing_field():
+    s = run("department", case(gold={"department": "骨科"}), transcript({"level": 3, "department": None}))
+    assert s.value == 0.0

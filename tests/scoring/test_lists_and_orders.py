@@ -1,0 +1,161 @@
+import pytest
+
+from medsim.scoring.ordering import kendall_tau
+
+from ._util import case, run, scenario, transcript
+
+# ----------------------------------------------------------------- diagnosis
+
+AMI = "急性心肌梗死|AMI"
+
+
+def _dx(pred, gold=AMI, **config):
+    return run("diagnosis_match", case(gold={"diagnosis": gold}), transcript({"diagnosis": pred}), config)
+
+
+def test_diagnosis_fuzzy_more_specific_matches():
+    s = _dx("急性前壁心肌梗死")  # ratio 2·6/14 = 85.7 ≥ 85
+    assert s.value == 1.0 and s.details["how"] == "fuzzy" and s.details["ratio"] == 85.7
+
+
+def test_diagnosis_old_infarct_never_matches_acute():
+    assert _dx("陈旧性心肌梗死").value == 0.0
+    assert _dx("急性心肌梗死", gold="陈旧性心肌梗死").value == 0.0
+
+
+def test_diagnosis_hedges_brackets_and_alternatives():
+    assert _dx("考虑急性心肌梗死（前壁，Killip I级）").value == 1.0
+    assert _dx("AMI").value == 1.0
+    assert _dx("社区获得性肺炎", gold="肺炎").value == 1.0  # containment
+
+
+def test_diagnosis_type_and_side_conflicts():
+    assert _dx("1型糖尿病", gold="2型糖尿病").value == 0.0
+    assert _dx("左侧腹股沟斜疝", gold="右侧腹股沟斜疝").value == 0.0
+
+
+def test_diagnosis_right_answer_not_first_is_half():
+    s = _dx("1. 不稳定型心绞痛 2. 急性心肌梗死 3. 主动脉夹层")
+    assert s.value == 0.5 and s.details["rank"] == 1
+
+
+def test_diagnosis_empty_and_unparsed():
+    assert _dx("").value == 0.0
+    s = run("diagnosis_match", case(gold={"diagnosis": AMI}), transcript(None, parse_error="no JSON object found"))
+    assert s.value == 0.0 and s.reasons[0].startswith("answer not parsed")
+
+
+def test_diagnosis_without_gold_is_not_scored():
+    s = run("diagnosis_match", case(), transcript({"diagnosis": "肺炎"}))
+    assert s.value is None and s.error
+
+
+# -------------------------------------------------------------------- set_f1
+
+TESTS = ["血常规|血细胞分析", "心电图|ECG", "肌钙蛋白", "胸部X线|胸片"]
+
+
+def _f1(pred):
+    return run("set_f1", case(gold={"tests": TESTS}), transcript({"tests": pred}), {"field": "tests"})
+
+
+def test_set_f1_synonyms_extras_and_duplicates():
+    s = _f1(["血细胞分析", "心电图", "心脏彩超", "心电图"])  # dedupe → 3 predicted, 2 right
+    assert s.details["precision"] == pytest.approx(2 / 3)
+    assert s.details["recall"] == 0.5
+    assert s.value == pytest.approx(4 / 7)  # 2·(2/3)(1/2) / (2/3 + 1/2)
+    assert s.details["extra"] == ["心脏彩超"] and s.details["missed"] == ["肌钙蛋白", "胸部X线|胸片"]
+
+
+def test_set_f1_all_right_from_a_chinese_list_string():
+    assert _f1("血常规、ECG，肌钙蛋白；胸片").value == 1.0
+
+
+def test_set_f1_field_defaults_to_the_list_field_of_the_answer_spec():
+    sc = scenario({"format": "json", "fields": {"tests": "list[str]"}})
+    s = run("set_f1", case(gold={"tests": TESTS}), transcript({"tests": ["血常规"]}), {}, sc)
+    assert s.value == pytest.approx(2 * 1 * 0.25 / 1.25)  # P 1, R 1/4 → 0.4
+
+
+def test_set_f1_empty_prediction():
+    assert _f1([]).value == 0.0
+
+
+# ------------------------------------------------------------------ ordering
+
+STEPS = ["消毒铺巾", "切开皮肤", "探查腹腔", "关腹"]
+SHOWN = [2, 0, 3, 1]  # display 1 = 探查腹腔, 2 = 消毒铺巾, 3 = 关腹, 4 = 切开皮肤
+
+
+def _ord(answer, shown=SHOWN):
+    return run("ordering", case(steps=STEPS), transcript(answer, info={"steps_shown": shown} if shown else {}))
+
+
+def test_kendall_tau_values():
+    assert kendall_tau([0, 1, 2, 3]) == 1.0
+    assert kendall_tau([3, 2, 1, 0]) == -1.0
+    assert kendall_tau([1, 0, 2, 3]) == pytest.approx(4 / 6)  # 5 concordant, 1 discordant
+
+
+def test_ordering_maps_display_numbers_back():
+    assert _ord([2, 4, 1, 3]).value == 1.0  # originals 0,1,2,3
+    assert _ord([3, 1, 4, 2]).value == 0.0  # originals 3,2,1,0: τ = −1
+    assert _ord([4, 2, 1, 3]).value == pytest.approx((4 / 6 + 1) / 2)  # one adjacent swap
+
+
+def test_ordering_missing_step_costs_coverage():
+    s = _ord([2, 4, 1])  # τ 1 over 3 steps, coverage 3/4
+    assert s.value == 0.75 and s.details["missing"] == [3]
+
+
+def test_ordering_ignores_repeats_and_out_of_range():
+    s = _ord([2, 2, 9, 4, 1, 3])
+    assert s.value == 1.0 and s.details["invalid"] == [9] and s.details["duplicates"] == [2]
+
+
+def test_ordering_single_step_is_neutral_order_times_coverage():
+    assert _ord([2]).value == 0.125  # 0.5 × 1/4
+
+
+def test_ordering_text_answer_and_identity_display():
+    assert _ord("答案：2→4→1→3").value == 1.0
+    assert _ord([1, 2, 3, 4], shown=None).value == 1.0
+
+
+# ---------------------------------------------------------------- extraction
+
+GOLD = {"sex": "男", "age": 49, "chief_complaint": "右下腹痛并自扪及包块3小时", "allergy": "无",
+        "smoking": False, "primary_diagnosis": "右侧嵌顿性腹股沟斜疝"}
+EXTRACT = scenario({"format": "json", "fields": {"sex": "str", "age": "int", "chief_complaint": "str",
+                                                 "allergy": "str", "smoking": "bool", "primary_diagnosis": "str"}},
+                   ["extraction"])
+
+
+def _ext(pred):
+    return run("extraction", case(gold=GOLD), transcript(pred), {}, EXTRACT)
+
+
+def test_extraction_normalizes_sex_age_none_bool():
+    pred = {"sex": "男性", "age": "49岁", "chief_complaint": "右下腹痛并自扪及包块3小时", "allergy": "否认",
+            "smoking": "否", "primary_diagnosis": "右侧嵌顿性腹股沟斜疝"}
+    s = _ext(pred)
+    assert s.value == 1.0, s.details
+    assert s.details["how"]["sex"] == "sex" and s.details["how"]["allergy"] == "none"
+
+
+def test_extraction_one_wrong_field():
+    pred = dict(GOLD, sex="M", smoking=True)
+    s = _ext(pred)
+    assert s.value == pytest.approx(5 / 6) and s.details["fields"]["smoking"] == 0.0
+
+
+def test_extraction_missing_field_lowers_recall_only():
+    pred = {k: v for k, v in GOLD.items() if k != "allergy"}
+    s = _ext(pred)
+    assert s.details["precision"] == 1.0 and s.details["recall"] == pytest.approx(5 / 6)
+    assert s.value == pytest.approx(10 / 11)
+
+
+def test_extraction_numbers_must_agree_exactly():
+    assert _ext(dict(GOLD, age=48)).details["fields"]["age"] == 0.0
+    assert _ext(dict(GOLD, age="8个月")).details["fields"]["age"] == 0.0
