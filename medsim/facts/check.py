@@ -1,0 +1,337 @@
+"""Hold a text's claims against a record: supported, contradicted, value mismatch, unsupported.
+
+Consistency score = supported / (supported + contradicted + value_mismatch + unsupported) over the
+checkable claims (claims inside advice, plans, the writer's own diagnosis or uncertain statements are
+not facts about the record and are skipped); 1.0 when a text makes no checkable claim. Omissions of
+key facts are reported beside the score, never inside it: a short answer is not an unfaithful one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from rapidfuzz import fuzz
+
+from medsim.facts import textlayer
+from medsim.facts.claims import Claim
+from medsim.facts.record import ClaimIndex, index_text
+from medsim.facts.units import same_quantity
+from medsim.scenario.schema import Case
+
+Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
+STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
+KIND_ZH = {"finding": "症状/疾病", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
+           "laterality": "左右侧别", "duration": "病程时间"}
+
+
+@dataclass
+class FactFinding:
+    status: Status
+    kind: str
+    key: str
+    text: str  # the claim as the output writes it
+    span: tuple[int, int]  # in the output text
+    evidence: tuple[int, int] | None  # in the record text
+    evidence_text: str
+    reason_zh: str
+    reason_en: str
+
+
+@dataclass
+class Omission:
+    key_fact: str
+    reason_zh: str
+    reason_en: str
+    missing: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FactReport:
+    findings: list[FactFinding]
+    counts: dict[str, int]
+    score: float
+    omissions: list[Omission] = field(default_factory=list)
+    skipped: int = 0  # claims not checked: advice, plans, the writer's diagnosis, uncertain statements
+
+    def statuses(self) -> set[str]:
+        return {f.status for f in self.findings}
+
+    def problems(self) -> list[FactFinding]:
+        return [f for f in self.findings if f.status != "supported"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Verdict:
+    status: Status
+    evidence: Claim | tuple[int, int] | None
+    zh: str
+    en: str
+
+
+def record_text_of(case_or_record: Case | str) -> str:
+    return case_or_record if isinstance(case_or_record, str) else case_or_record.full_record_text()
+
+
+# --------------------------------------------------------------------------- matchers
+
+def _similar_key(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) >= 2 and (a in b or b in a):
+        return True
+    return min(len(a), len(b)) >= 3 and fuzz.ratio(a, b) >= 85
+
+
+def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
+    cands = rec.of("measurement", c.key)
+    if not cands and c.key not in _KNOWN_ANALYTES:
+        cands = [r for r in rec.of("measurement") if r.key not in _KNOWN_ANALYTES and _similar_key(c.key, r.key)]
+    name = str(c.extra.get("name", c.key))
+    if cands:
+        comparable = []
+        for r in cands:
+            same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)
+            if same is None:
+                continue
+            if same and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5):
+                return _Verdict("supported", r, f"与病历一致：{name}", f"matches the record: {name}")
+            comparable.append(r)
+        if comparable:
+            r = comparable[0]
+            shown = rec.text[r.start:r.end]
+            return _Verdict("value_mismatch", r, f"数值与病历不符：病历为 {shown}",
+                            f"value differs from the record, which has {shown}")
+        r = cands[0]
+        return _Verdict("unsupported", r, f"单位无法与病历数值换算：病历为 {rec.text[r.start:r.end]}",
+                        "units cannot be compared with the record's value")
+    pos = rec.text.find(name) if len(name) >= 2 else -1
+    if pos >= 0:
+        return _Verdict("unsupported", (pos, pos + len(name)), f"病历提到{name}但未给出该数值",
+                        f"the record mentions {name} but gives no such value")
+    return _Verdict("unsupported", None, f"病历中没有{name}的结果", f"no {name} result in the record")
+
+
+def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
+    exact = rec.of("finding", c.key)
+    if exact:
+        return exact
+    return [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+
+
+def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    same = _finding_mentions(c, rec)
+    if not same:
+        # the record may word it so the finding extractor missed it: look for the words themselves
+        for term in {c.key, c.text}:
+            pos = rec.text.find(term) if len(term) >= 2 else -1
+            if pos >= 0:
+                polarity, owner = textlayer.polarity_at(rec.text, pos, pos + len(term))
+                same = [Claim("finding", pos, pos + len(term), term, key=c.key, polarity=polarity, owner=owner)]
+                break
+    label = c.text
+    if not same:
+        if c.polarity == "absent":
+            return _Verdict("unsupported", None, f"病历未记载“{label}”的有无", f"the record says nothing of {label}")
+        return _Verdict("unsupported", None, f"病历中没有“{label}”", f"{label} is not in the record")
+    mine = [r for r in same if r.owner == c.owner]
+    for r in mine:
+        if r.polarity == c.polarity:
+            return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
+    opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity]
+    if opposite:
+        r = opposite[0]
+        if c.polarity == "present":
+            return _Verdict("contradicted", r, f"病历记载为无/否认“{label}”", f"the record denies {label}")
+        return _Verdict("contradicted", r, f"病历记载有“{label}”", f"the record reports {label}")
+    other = [r for r in same if r.owner != c.owner and r.polarity == "present"]
+    if other and c.polarity == "present":
+        r = other[0]
+        if c.owner == "patient":
+            return _Verdict("contradicted", r, f"“{label}”在病历中属家族史，不是患者本人",
+                            f"{label} is family history in the record, not the patient's")
+        return _Verdict("contradicted", r, f"“{label}”在病历中是患者本人的，不是家族史",
+                        f"{label} is the patient's own in the record, not family history")
+    return None  # only uncertain mentions in the record: nothing to hold the claim against
+
+
+def _drug(c: Claim, rec: ClaimIndex) -> _Verdict:
+    name = str(c.extra.get("name", c.key))
+    cands = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
+    for r in cands:
+        same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)
+        if same:
+            f1, f2 = c.extra.get("freq"), r.extra.get("freq")
+            if f1 is not None and f2 is not None and f1 != f2:
+                return _Verdict("value_mismatch", r, f"用药频次与病历不符：病历为 {rec.text[r.start:r.end]}",
+                                f"frequency differs from the record: {rec.text[r.start:r.end]}")
+            return _Verdict("supported", r, f"与病历一致：{name}", f"matches the record: {name}")
+    if cands:
+        r = cands[0]
+        return _Verdict("value_mismatch", r, f"剂量与病历不符：病历为 {rec.text[r.start:r.end]}",
+                        f"dose differs from the record: {rec.text[r.start:r.end]}")
+    for term in (c.key, name):
+        pos = rec.text.find(term) if len(term) >= 2 else -1
+        if pos >= 0:
+            return _Verdict("unsupported", (pos, pos + len(term)), f"病历提到{term}，但没有该剂量",
+                            f"the record mentions {term} but not this dose")
+    return _Verdict("unsupported", None, f"病历中没有使用{name}的记录", f"the record has no {name}")
+
+
+def _sex(c: Claim, rec: ClaimIndex) -> _Verdict:
+    cands = rec.of("sex")
+    if not cands:
+        return _Verdict("unsupported", None, "病历未记载性别", "the record gives no sex")
+    r = cands[0]
+    if r.value_text == c.value_text:
+        return _Verdict("supported", r, f"性别一致：{c.value_text}", f"sex matches: {c.value_text}")
+    return _Verdict("contradicted", r, f"性别与病历不符：病历为{r.value_text}", f"sex contradicts the record ({r.value_text})")
+
+
+def _age(c: Claim, rec: ClaimIndex) -> _Verdict:
+    cands = rec.of("age")
+    if not cands:
+        return _Verdict("unsupported", None, "病历未记载年龄", "the record gives no age")
+    r = cands[0]
+    a, b = c.value or 0.0, r.value or 0.0
+    tolerance = 0.5 if min(a, b) >= 2 else 0.1 * max(a, b) + 1e-9
+    if abs(a - b) <= tolerance:
+        return _Verdict("supported", r, f"年龄一致：{c.text}", f"age matches: {c.text}")
+    return _Verdict("contradicted", r, f"年龄与病历不符：病历为{rec.text[r.start:r.end]}",
+                    f"age contradicts the record ({rec.text[r.start:r.end]})")
+
+
+def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    cands = rec.of("laterality", c.key)
+    if not cands:
+        return None  # the record gives no side for this part: nothing to hold it against
+    for r in cands:
+        if r.side == c.side or r.side == "双":
+            return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
+    r = cands[0]
+    return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{rec.text[r.start:r.end]}”",
+                    f"wrong side: the record has {rec.text[r.start:r.end]}")
+
+
+def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    cands = []
+    for r in rec.of("duration"):
+        score = fuzz.ratio(c.key, r.key)
+        if min(len(c.key), len(r.key)) >= 3:
+            score = max(score, fuzz.partial_ratio(c.key, r.key))
+        if score >= 80:
+            cands.append((score, r))
+    if not cands:
+        return None
+    for _, r in cands:
+        a, b = c.value or 0.0, r.value or 0.0
+        slack = 0.35 if (c.extra.get("approx") or r.extra.get("approx")) else 0.1
+        if abs(a - b) <= slack * max(a, b):
+            return _Verdict("supported", r, f"时间一致：{c.text}", f"duration matches: {c.text}")
+    r = max(cands, key=lambda p: p[0])[1]
+    return _Verdict("contradicted", r, f"时间与病历不符：病历为{r.text}", f"duration contradicts the record ({r.text})")
+
+
+_MATCHERS = {"measurement": _measurement, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
+             "laterality": _laterality, "duration": _duration}
+_KNOWN_ANALYTES: set[str] = set()
+
+
+def _known() -> set[str]:
+    if not _KNOWN_ANALYTES:
+        from medsim.facts.vocab import ANALYTES
+
+        _KNOWN_ANALYTES.update(ANALYTES)
+    return _KNOWN_ANALYTES
+
+
+# ------------------------------------------------------------------------------ check
+
+def judge(claim: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """The verdict on one claim, or None when the record has nothing to hold it against."""
+    _known()
+    return _MATCHERS[claim.kind](claim, rec)
+
+
+def _finding_of(claim: Claim, verdict: _Verdict, out: ClaimIndex, rec: ClaimIndex) -> FactFinding:
+    ev = verdict.evidence
+    if isinstance(ev, Claim):
+        ev_span: tuple[int, int] | None = rec.orig_span(ev.start, ev.end)
+    elif isinstance(ev, tuple):
+        ev_span = rec.orig_span(*ev)
+    else:
+        ev_span = None
+    span = out.orig_span(claim.start, claim.end)
+    return FactFinding(
+        status=verdict.status, kind=claim.kind, key=claim.key, text=out.original[span[0]:span[1]], span=span,
+        evidence=ev_span, evidence_text=rec.original[ev_span[0]:ev_span[1]] if ev_span else "",
+        reason_zh=f"[{KIND_ZH.get(claim.kind, claim.kind)}] {verdict.zh}", reason_en=f"[{claim.kind}] {verdict.en}",
+    )
+
+
+def score_of(counts: dict[str, int]) -> float:
+    total = sum(counts.get(s, 0) for s in STATUSES)
+    return 1.0 if total == 0 else counts.get("supported", 0) / total
+
+
+def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None = None) -> FactReport:
+    """Check every claim in ``text`` against the record; omissions of ``key_facts`` (default: the case's)."""
+    rec = index_text(record_text_of(case_or_record))
+    out = index_text(text)
+    findings: list[FactFinding] = []
+    skipped = 0
+    for claim in out.claims:
+        if not claim.checkable:
+            skipped += 1
+            continue
+        verdict = judge(claim, rec)
+        if verdict is None:
+            skipped += 1
+            continue
+        findings.append(_finding_of(claim, verdict, out, rec))
+    counts = {s: sum(1 for f in findings if f.status == s) for s in STATUSES}
+    if key_facts is None and isinstance(case_or_record, Case):
+        key_facts = case_or_record.key_facts
+    missing = omissions(case_or_record, text, key_facts=key_facts or [])
+    counts["omission"] = len(missing)
+    return FactReport(findings, counts, score_of(counts), missing, skipped)
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in textlayer.normalize(text)[0] if ch.isalnum() or ch in ".%/^×")
+
+
+def omissions(case_or_record: Case | str, text: str, key_facts: list[str] | None = None) -> list[Omission]:
+    """Key facts the text leaves out: each key fact's claims are checked against the *text*.
+
+    A key fact is covered when its words appear in the text, or when every checkable claim it
+    makes is supported by the text; a claim the text does not make (unsupported) or states
+    otherwise is what is missing.
+    """
+    if key_facts is None:
+        key_facts = [] if isinstance(case_or_record, str) else list(case_or_record.key_facts)
+    if not key_facts:
+        return []
+    out = index_text(text)
+    compact_text = _compact(text)
+    result = []
+    for fact in key_facts:
+        compact_fact = _compact(fact)
+        if compact_fact and compact_fact in compact_text:
+            continue
+        fact_idx = index_text(fact)
+        claims = [c for c in fact_idx.claims if c.checkable]
+        missing = []
+        for claim in claims:
+            verdict = judge(claim, out)
+            if verdict is None or verdict.status != "supported":
+                missing.append(fact_idx.text[claim.start:claim.end])
+        if claims and not missing:
+            continue
+        if not claims and compact_fact and fuzz.partial_ratio(compact_fact, compact_text) >= 80:
+            continue
+        result.append(Omission(fact, f"未提及关键事实：{fact}", f"key fact left out: {fact}", missing))
+    return result

@@ -1,0 +1,370 @@
+"""Claims a text makes about a patient: what the checker holds against the record.
+
+The same extractor runs on the record and on the output, so a claim is matched claim-to-claim.
+Kinds: finding (symptom / disease, with polarity and owner), measurement (vital or lab value with
+unit), drug (dose, route, frequency), sex, age, laterality (a side attached to a body part),
+duration (attached to the clause it qualifies). Spans are offsets in the *normalized* text; the
+caller maps them back with the span map from ``textlayer.normalize``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from medsim.facts import textlayer, vocab
+from medsim.facts.units import canonical_unit
+
+Kind = str  # finding | measurement | drug | sex | age | laterality | duration
+
+
+@dataclass
+class Claim:
+    kind: Kind
+    start: int
+    end: int
+    text: str
+    key: str = ""  # what is compared: analyte, finding norm, drug name, body part, clause key
+    value: float | None = None
+    value_text: str = ""
+    value2: float | None = None  # diastolic BP
+    unit: str = ""
+    polarity: str = "present"
+    owner: str = "patient"
+    side: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+    advice: bool = False  # a recommendation or plan, not a statement of fact
+    opinion: bool = False  # the writer's diagnosis or impression
+
+    @property
+    def checkable(self) -> bool:
+        return not self.advice and not self.opinion and self.polarity != "uncertain"
+
+
+# ------------------------------------------------------------------ numbers and durations
+
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def cn_number(text: str) -> float | None:
+    """Arabic or simple Chinese numerals: 3, 2.5, 两, 十, 十二, 二十, 半."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if text == "半":
+        return 0.5
+    total, current = 0, 0
+    for ch in text:
+        if ch in _CN_DIGITS:
+            current = _CN_DIGITS[ch]
+        elif ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch == "百":
+            total += (current or 1) * 100
+            current = 0
+        else:
+            return None
+    return float(total + current)
+
+
+_DURATION_DAYS = {"分钟": 1 / 1440, "小时": 1 / 24, "h": 1 / 24, "天": 1, "日": 1, "周": 7, "星期": 7,
+                  "个月": 30, "月": 30, "年": 365}
+DURATION = re.compile(
+    r"(?P<n>\d+(?:\.\d+)?|[一二两三四五六七八九十百半]+)\s*(?P<more>\+|余|多)?\s*"
+    r"(?P<unit>分钟|小时|天|日|周|星期|个月|月|年)(?P<more2>余|多)?(?![/龄])"
+)
+
+
+def duration_days(n: str, unit: str) -> float | None:
+    value = cn_number(n)
+    if value is None:
+        return None
+    return value * _DURATION_DAYS[unit]
+
+
+# ------------------------------------------------------------------------ measurements
+
+_UNIT_ALTS = (
+    r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
+    r"|[μu]mol/L|mmol/[Ll]|nmol/L|pmol/L"
+    r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
+    r"|mmHg|kPa|cmH2O|℃|°C|oC|(?<=\d)度|次/分|次/min|/min|bpm|mm/h|kg/m2|kg|%|秒|fl|fL"
+)
+MEASURE = re.compile(
+    rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
+)
+_NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
+_SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
+
+_ALIAS_INDEX: list[tuple[str, str]] = sorted(
+    ((alias, key) for key, aliases in vocab.ANALYTES.items() for alias in aliases), key=lambda p: -len(p[0])
+)
+
+
+def analyte_of(name: str) -> tuple[str, str] | None:
+    """(canonical analyte, alias) nearest the value in the name run (血糖控制在 → glu), or None."""
+    best: tuple[int, int, str, str] | None = None
+    for alias, key in _ALIAS_INDEX:
+        pos = name.rfind(alias)
+        while pos >= 0:
+            before = name[pos - 1] if pos else ""
+            after = name[pos + len(alias)] if pos + len(alias) < len(name) else ""
+            # a Latin abbreviation must not be part of a longer Latin word (HbA1c, APTT, TBIL)
+            ok = not alias.isascii() or (
+                not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalnum())
+            )
+            if ok:
+                end = pos + len(alias)
+                if best is None or (end, len(alias)) > (best[0], best[1]):
+                    best = (end, len(alias), key, alias)
+                break
+            pos = name.rfind(alias, 0, pos)
+    return (best[2], best[3]) if best else None
+
+
+def _strip_lead(name: str) -> str:
+    changed = True
+    while changed and name:
+        changed = False
+        for word in sorted(vocab.LEAD_WORDS, key=len, reverse=True):
+            if name.startswith(word) and len(name) > len(word):
+                name, changed = name[len(word):], True
+                break
+    return name
+
+
+def _name_before(text: str, pos: int) -> tuple[str, int]:
+    """The run of name characters before a value (skipping ':' '为' '约' and comparators)."""
+    i = pos
+    while i > 0 and text[i - 1] in " ：:=为约达<>≤≥":
+        i -= 1
+    j = i
+    while j > 0 and i - j < 16 and _NAME_CHARS.match(text[j - 1]):
+        j -= 1
+    return text[j:i], j
+
+
+def measurements(text: str) -> list[Claim]:
+    out = []
+    for m in MEASURE.finditer(text):
+        unit = canonical_unit(m.group("unit"))
+        if m.group("v2") and unit != "mmHg":
+            continue  # a ratio such as 4+3 or 5/12 is not a value
+        name, name_start = _name_before(text, m.start())
+        found = analyte_of(name)
+        if found:
+            key, alias = found
+        else:
+            bare = _strip_lead(name)
+            bare = re.sub(r"^[\d.]+", "", bare)
+            if len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or unit in ("kg", "%") and not bare:
+                continue
+            key = re.sub(r"^(血清|血浆|血)", "", bare) or bare
+            alias = bare
+        if unit == "mmHg" and key not in ("bp",) and not m.group("v2"):
+            continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg)
+        start = name_start + name.rfind(alias) if alias in name else m.start()
+        out.append(
+            Claim(
+                "measurement", start, m.end(), text[start:m.end()], key=key,
+                value=float(m.group("v")), value_text=m.group("v"),
+                value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
+                extra={"name": alias, "value_start": m.start("v")},
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------- drugs
+
+_DOSE = re.compile(
+    r"(?P<v>\d+(?:\.\d+)?)\s*(?P<unit>mg|g|μg|ug|mcg|ml|mL|U|IU|万U|万单位|单位|片|粒|支|毫克|克)(?![A-Za-z/])"
+)
+_FREQ = re.compile("|".join(sorted((re.escape(f) for f in vocab.FREQUENCIES), key=len, reverse=True)), re.I)
+_DRUG_NAME = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,14}$")
+_STRONG_ENDINGS = tuple(e for e in vocab.DRUG_ENDINGS if len(e) >= 2)
+
+
+def generic_name(name: str) -> str:
+    name = name.strip("“”\"'（）() ")
+    for brand, generic in vocab.BRANDS.items():
+        if brand in name:
+            return generic
+    canon = textlayer.canonical(name)
+    for suffix in ("肠溶片", "缓释片", "控释片", "分散片", "片", "胶囊", "注射液", "颗粒", "钠片", "钠"):
+        if canon.endswith(suffix) and len(canon) > len(suffix) + 1:
+            canon = canon[: -len(suffix)]
+            break
+    return canon
+
+
+def drugs(text: str) -> list[Claim]:
+    out = []
+    for m in _DOSE.finditer(text):
+        head = text[max(0, m.start() - 16):m.start()].rstrip(" ：:“”\"")
+        nm = _DRUG_NAME.search(head)
+        if not nm:
+            continue
+        name = nm.group(0)
+        route = next((r for r in vocab.ROUTE_CUES if r in name), "")
+        if route:
+            name = name[name.rfind(route) + len(route):]
+        name = _strip_lead(re.sub(r"^(平素|长期|规律|患者|病人|给予|予|并|每次|每日|一次)+", "", name))
+        if len(name) < 2:
+            continue
+        cs = textlayer.clause_start(text, m.start())
+        sentence = text[max(text.rfind("。", 0, m.start()), 0):m.start()]
+        route = route or next((r for r in vocab.ROUTE_CUES if r in sentence), "")
+        if not (name.endswith(_STRONG_ENDINGS) or route or name in vocab.BRANDS):
+            continue
+        tail = text[m.end():textlayer.clause_end(text, m.end()) + 8]
+        fm = _FREQ.search(tail[:12])
+        start = m.start() - len(head) + nm.start() + (len(nm.group(0)) - len(name))
+        out.append(
+            Claim(
+                "drug", start, m.end() + (fm.end() if fm else 0), text[start:m.end() + (fm.end() if fm else 0)],
+                key=generic_name(name), value=float(m.group("v")), value_text=m.group("v"),
+                unit=canonical_unit(m.group("unit")),
+                extra={"name": name, "route": route, "freq": vocab.FREQUENCIES.get(fm.group(0).lower()) if fm else None,
+                       "clause_start": cs},
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------------------ demographics
+
+_SEX = re.compile(
+    r"(?:(?:患者|病人|患儿|病儿)[，,、\s]*(?:为|系)?\s*(?P<a>男|女)(?!方|友))"
+    r"|(?:(?P<b>男|女)(?:性)?(?:病人|病儿|患儿|患者)?\s*[，,、/\s]\s*(?:\d+(?:\.\d+)?\s*(?:岁|个月|月|天|周|y)))"
+    r"|(?:\d+\s*岁[，,、\s]*(?:的)?(?:青年|老年|中年)?(?P<c>男|女)性)"
+    r"|(?:(?P<d>男|女)性(?:患者|病人|病儿|患儿))"
+    r"|(?:^|[，。\n：:])\s*(?P<e>男|女)\s*(?=[，,])"
+)
+_AGE = re.compile(
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|天|周)(?![前内来时起余后])"
+)
+_AGE_ANCHOR = re.compile(r"(男|女|性|患者|病人|患儿|病儿|年龄|岁|[，,、/]\s*$)")
+
+
+def demographics(text: str) -> list[Claim]:
+    out = []
+    for m in _SEX.finditer(text):
+        group = next(g for g in "abcde" if m.group(g))
+        start = m.start(group)
+        sentence = text[max(text.rfind("。", 0, start), text.rfind("\n", 0, start), 0):start]
+        if any(c in sentence for c in vocab.FAMILY_CUES):
+            continue
+        out.append(Claim("sex", start, start + 1, text[start:start + 1], key="sex", value_text=m.group(group)))
+    for m in _AGE.finditer(text):
+        unit = "岁" if m.group("unit") == "y" else m.group("unit")
+        before = text[max(0, m.start() - 8):m.start()]
+        if unit != "岁" and not re.search(r"(男|女|性|患儿|病儿|出生)[，,、/\s]*$", before):
+            continue  # 3个月 is an age only right after the sex; otherwise a duration
+        if unit == "岁" and re.search(r"(于|在|自|从)\s*$", before):
+            continue
+        sentence = text[max(text.rfind("。", 0, m.start()), text.rfind("\n", 0, m.start()), 0):m.start()]
+        if any(c in sentence for c in vocab.FAMILY_CUES):
+            continue
+        years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "天": 1 / 365, "周": 7 / 365}[unit]
+        out.append(Claim("age", m.start(), m.end(), m.group(0), key="age", value=years, value_text=m.group("n"),
+                         unit=unit))
+    return out
+
+
+# -------------------------------------------------------------------------- laterality
+
+_PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
+_SIDE = re.compile(rf"(?<![左右双])(?P<side>左|右|双)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+
+
+def laterality(text: str) -> list[Claim]:
+    out = []
+    for m in _SIDE.finditer(text):
+        if text[m.end("side"):m.end("side") + 1] in "右左" :
+            continue  # 左右 is not a side
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"), side=m.group("side")))
+    return out
+
+
+# --------------------------------------------------------------------------- durations
+
+_KEY_NOISE = re.compile(r"主诉|现病史|病史|患者|病人|患儿|出现|开始|发现|近|前|来|于|余|约|反复|自|因|记录示|[\s“”\"'、]")
+
+
+def clause_key(clause: str) -> str:
+    return _KEY_NOISE.sub("", DURATION.sub("", clause))
+
+
+def durations(text: str) -> list[Claim]:
+    out = []
+    for m in DURATION.finditer(text):
+        days = duration_days(m.group("n"), m.group("unit"))
+        if days is None:
+            continue
+        # not a duration: 20支/日, 1～2包/天, dates 2016年7月, ages (handled above)
+        if text[max(0, m.start() - 1):m.start()] in ("/", "-") or re.match(r"\d{4}", m.group("n")):
+            continue
+        if m.group("unit") == "岁":
+            continue
+        cs, ce = textlayer.clause_start(text, m.start()), textlayer.clause_end(text, m.end())
+        key = clause_key(text[cs:ce])
+        if len(key) < 2:
+            # a bare "3天" clause qualifies the one before it: 腹痛，3天
+            prev_end = cs - 1
+            if prev_end > 0:
+                key = clause_key(text[textlayer.clause_start(text, prev_end):prev_end])
+        if len(key) < 2:
+            continue
+        approx = bool(m.group("more") or m.group("more2"))
+        out.append(Claim("duration", m.start(), m.end(), m.group(0), key=key, value=days, value_text=m.group("n"),
+                         unit=m.group("unit"), extra={"approx": approx, "clause": (cs, ce)}))
+    return out
+
+
+# ---------------------------------------------------------------------------- findings
+
+def findings(text: str) -> list[Claim]:
+    out = []
+    for f in textlayer.findings(text):
+        claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
+                      extra={"type": f.kind})
+        sentence_start = max(text.rfind("。", 0, f.start), text.rfind("\n", 0, f.start), 0)
+        prefix = text[sentence_start:f.start]
+        if f.kind == "disease" and any(c in prefix for c in vocab.DIAGNOSIS_CUES):
+            claim.opinion = True
+        out.append(claim)
+    return out
+
+
+# ----------------------------------------------------------------------------- all
+
+def _mark_context(text: str, claims: list[Claim]) -> None:
+    for c in claims:
+        sentence_start = max(text.rfind("。", 0, c.start), text.rfind("\n", 0, c.start), 0)
+        if any(cue in text[sentence_start:c.start] for cue in vocab.ADVICE_CUES):
+            c.advice = True
+
+
+def extract_claims(text: str) -> list[Claim]:
+    """Every claim in an already normalized text, in order of position."""
+    claims = [*demographics(text), *measurements(text), *drugs(text), *laterality(text), *durations(text),
+              *findings(text)]
+    # a dose is not also a measurement, an age is not also a duration
+    dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug"]
+    age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]
+
+    def inside(c: Claim, spans: list[tuple[int, int]]) -> bool:
+        return any(s <= c.start < e or s < c.end <= e for s, e in spans)
+
+    claims = [
+        c for c in claims
+        if not (c.kind == "measurement" and inside(c, dose_spans)) and not (c.kind == "duration" and inside(c, age_spans))
+    ]
+    _mark_context(text, claims)
+    return sorted(claims, key=lambda c: (c.start, c.kind))

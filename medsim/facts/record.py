@@ -1,0 +1,45 @@
+"""A text's claims indexed for look-up: built once per record (and cached), queried per claim."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from medsim.facts import textlayer
+from medsim.facts.claims import Claim, extract_claims
+from medsim.facts.textlayer import SpanMap
+
+
+@dataclass
+class ClaimIndex:
+    original: str
+    text: str  # normalized
+    span_map: SpanMap
+    claims: list[Claim]
+    by_kind: dict[str, list[Claim]] = field(default_factory=lambda: defaultdict(list))
+    by_key: dict[tuple[str, str], list[Claim]] = field(default_factory=lambda: defaultdict(list))
+
+    def of(self, kind: str, key: str | None = None) -> list[Claim]:
+        if key is None:
+            return self.by_kind.get(kind, [])
+        return self.by_key.get((kind, key), [])
+
+    def orig_span(self, start: int, end: int) -> tuple[int, int]:
+        return self.span_map(start, end)
+
+    def orig_text(self, start: int, end: int) -> str:
+        s, e = self.span_map(start, end)
+        return self.original[s:e]
+
+
+@lru_cache(maxsize=256)
+def index_text(original: str) -> ClaimIndex:
+    """Normalize, extract and index. Cached: a record is checked against many outputs."""
+    text, span_map = textlayer.normalize(original)
+    claims = extract_claims(text)
+    idx = ClaimIndex(original, text, span_map, claims)
+    for c in claims:
+        idx.by_kind[c.kind].append(c)
+        idx.by_key[(c.kind, c.key)].append(c)
+    return idx
