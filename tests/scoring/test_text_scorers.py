@@ -1,0 +1,124 @@
+import asyncio
+import math
+
+import pytest
+
+from medsim.scoring import matching
+from medsim.scoring.rouge import rouge_scores
+
+from ._util import case, run, transcript
+
+
+@pytest.fixture
+def char_tokens(monkeypatch):
+    """Pin character tokenization so the hand-worked numbers hold whether or not
+    medsim.text.words has landed."""
+    monkeypatch.setattr(matching, "_words_fn", lambda: None)
+
+
+# ----------------------------------------------------------------------- rouge
+
+def test_rouge_scores_hand_worked():
+    d = rouge_scores(list("多饮水休息"), list("休息多饮水"))
+    assert d["rouge1_f"] == 1.0  # same characters
+    assert d["rougeL_f"] == pytest.approx(0.6)  # LCS 多饮水 = 3 of 5 each side
+    d = rouge_scores(list("头痛"), list("头晕头痛"))
+    assert d["rouge1_p"] == 1.0 and d["rouge1_r"] == 0.5 and d["rouge1_f"] == pytest.approx(2 / 3)
+    assert d["rougeL_f"] == pytest.approx(2 / 3)
+    assert rouge_scores([], ["a"])["rougeL_f"] == 0.0
+
+
+def test_rouge_scorer_reports_tokenization_and_variant(char_tokens):
+    c = case(reference_answer="休息，多饮水。")
+    s = run("rouge", c, transcript("多饮水休息"))
+    assert s.value == pytest.approx(0.6) and s.details["tokenization"] == "characters"
+    assert run("rouge", c, transcript("多饮水休息"), {"variant": "rouge1"}).value == 1.0
+
+
+def test_rouge_without_reference_is_not_scored():
+    s = run("rouge", case(), transcript("多饮水"))
+    assert s.value is None and s.error == "case has no reference_answer"
+
+
+# ------------------------------------------------------------------ similarity
+
+class SyncEmbedder:
+    def embed(self, texts):
+        return [[1.0, 0.0], [1.0, 1.0]]
+
+
+class AsyncEmbedder:
+    async def embed(self, texts):
+        await asyncio.sleep(0)
+        return [[3.0, 4.0], [3.0, 4.0]]
+
+
+class BrokenEmbedder:
+    def embed(self, texts):
+        raise ConnectionError("embeddings endpoint down")
+
+
+REF = case(reference_answer="孕妇禁用华法林，应改用低分子肝素。")
+
+
+def test_similarity_cosine_sync_and_async():
+    s = run("similarity", REF, transcript("华法林孕妇禁用"), services={"embedder": SyncEmbedder()})
+    assert s.value == pytest.approx(1 / math.sqrt(2))
+    assert run("similarity", REF, transcript("x"), services={"embedder": AsyncEmbedder()}).value == pytest.approx(1.0)
+
+
+def test_similarity_async_embedder_inside_a_running_loop():
+    async def main():
+        return run("similarity", REF, transcript("x"), services={"embedder": AsyncEmbedder()})
+
+    assert asyncio.run(main()).value == pytest.approx(1.0)
+
+
+def test_similarity_falls_back_to_rouge_and_says_so(char_tokens):
+    s = run("similarity", REF, transcript("孕妇禁用华法林，应改用低分子肝素。"))
+    assert s.scorer == "similarity" and s.value == 1.0
+    assert s.details["stood_in_by"] == "rouge" and "rouge stands in" in s.reasons[0]
+
+
+def test_similarity_embedder_failure_is_an_error_not_zero():
+    s = run("similarity", REF, transcript("x"), services={"embedder": BrokenEmbedder()})
+    assert s.value is None and "ConnectionError" in s.error
+
+
+# ------------------------------------------------------------------- keypoints
+
+POINTS = ["饭后|餐后", "每次0.5g|500mg", "避免饮酒|戒酒", "定期复查肝功能|复查肝功能"]
+
+
+def _kp(text, points=POINTS):
+    return run("keypoints", case(gold={"key_points": points}), transcript(text))
+
+
+def test_keypoints_alternatives_and_units():
+    s = _kp("请餐后服用，每次500毫克，每日两次。服药期间避免饮酒。")
+    assert s.value == 0.75
+    assert s.details["missed"] == ["定期复查肝功能|复查肝功能"]
+
+
+def test_keypoints_negated_mention_does_not_count():
+    s = _kp("不要饭后服，应空腹服用；每次0.5克；戒酒；一个月后复查肝功能。")
+    assert s.value == 0.75 and s.details["negated"] == {"饭后|餐后": ["饭后"]}
+
+
+def test_keypoints_negation_scope_in_lists():
+    points = ["低盐饮食", "避免饮酒", "规律复查|定期复查"]
+    assert _kp("低盐饮食、避免饮酒、规律复查", points).value == 1.0  # 规律复查 starts new advice
+    assert _kp("避免饮酒、吸烟", ["吸烟"]).value == 0.0  # the cue carries over 、
+
+
+def test_keypoints_pseudo_negation_and_grams():
+    assert _kp("无论饭前饭后均可服用", ["饭后"]).value == 1.0
+    assert _kp("每次4g", ["4000mg|4克"]).value == 1.0
+    assert _kp("每次14g", ["4g"]).value == 0.0
+
+
+def test_keypoints_json_answer_and_empty():
+    s = run("keypoints", case(gold={"key_points": POINTS}), transcript({"advice": "饭后服用"}))
+    assert s.value == 0.25
+    s = run("keypoints", case(gold={"key_points": POINTS}), transcript(None, parse_error="empty answer"))
+    assert s.value == 0.0
