@@ -323,8 +323,8 @@ def _clauses(text: str) -> list[list[str]]:
 def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated?
 
-    Both sides are normalized and their quantities put in base units, so 4g matches 4000mg.
-    A cue (不要, 避免, 勿 …) shortly before the mention in its clause negates it, and carries
+    Both sides are normalized and their quantities put in base units, so 4g matches 4000mg;
+    a long point may have up to GAP extra characters inside it (see _gappy). A cue (不要, 避免, 勿 …) shortly before the mention in its clause negates it, and carries
     over a 、-list unless an item starts new advice; pseudo-negations (无论, 无明显, 不适) do
     not negate. A cue inside the point itself (避免饮酒) is part of the point.
     """
@@ -350,7 +350,35 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
                 pos = joined.find(g, pos + 1)
         if seen_negated:
             negated.append(alt)
+    if not negated:
+        for alt in alternatives(point):
+            hit = _gappy(clauses, normalize_units(normalize(alt)), negation)
+            if hit:
+                return PointHit(True, alt)
     return PointHit(False, "", negated)
+
+
+GAP = 2  # extra characters a long point may have inside it: 保持切口干燥 in 保持切口清洁干燥
+
+
+def _gappy(clauses: list[list[str]], g: str, negation: bool) -> bool:
+    """The point's characters in order within one list item, at most GAP extra characters in
+    between. Only for points of 4+ characters without digits (饭后 must not match 饭前后)."""
+    if len(g) < 4 or any(ch.isdigit() for ch in g):
+        return False
+    for items in clauses:
+        for k, item in enumerate(items):
+            for start, ch in enumerate(item):
+                if ch != g[0]:
+                    continue
+                j, pos = 1, start + 1
+                while j < len(g) and pos < len(item) and pos - start < len(g) + GAP:
+                    if item[pos] == g[j]:
+                        j += 1
+                    pos += 1
+                if j == len(g) and (not negation or not _mention_negated(items, k, start)):
+                    return True
+    return False
 
 
 def contains_any(text: str, cues: tuple[str, ...] | list[str]) -> list[str]:

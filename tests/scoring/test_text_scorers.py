@@ -122,3 +122,9 @@ def test_keypoints_json_answer_and_empty():
     assert s.value == 0.25
     s = run("keypoints", case(gold={"key_points": POINTS}), transcript(None, parse_error="empty answer"))
     assert s.value == 0.0
+
+
+def test_keypoints_long_point_tolerates_two_inserted_characters():
+    assert _kp("保持切口清洁干燥", ["保持切口干燥"]).value == 1.0  # 2 extra characters
+    assert _kp("保持切口周围皮肤清洁干燥", ["保持切口干燥"]).value == 0.0  # 6 extra: too far
+    assert _kp("饭前后均可", ["饭后"]).value == 0.0  # short points never gap
