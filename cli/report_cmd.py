@@ -1,0 +1,82 @@
+"""``medsim report`` and ``medsim compare``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+from cli.console import console, fail
+from cli.safe import safe
+from medsim.store.db import Store
+
+FORMATS = ("table", "json", "csv", "md", "html")
+
+
+def _store(db: Path) -> Store:
+    if not db.exists():
+        fail(f"no run store at {db}", hint="pass --db PATH (the file `medsim run` wrote)")
+    return Store(db)
+
+
+def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, taxonomy: str) -> None:
+    if fmt not in FORMATS:
+        fail(f"unknown format {fmt!r}", hint=f"use one of {', '.join(FORMATS)}")
+    store = _store(db)
+    run_id = run_id or store.latest_run_id()
+    if run_id is None:
+        fail(f"no runs in {db}", hint="run `medsim run ... --db PATH` first")
+    run_id = store.get_run(run_id)["id"]
+    if fmt == "table":
+        from cli.report_view import print_summary
+
+        print_summary(store, run_id, taxonomy)
+        return
+    from medsim.report.summary import build_summary
+
+    summary = build_summary(store, run_id, taxonomy)
+    if fmt == "html":
+        from medsim.report.html import render_html
+
+        text = render_html(store, run_id, summary)
+        out = out or Path(f"{run_id}.html")
+    else:
+        from medsim.report import formats
+
+        text = {"json": formats.to_json, "csv": formats.to_csv, "md": formats.to_markdown}[fmt](summary)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        console.print(f"wrote {safe(out)}")
+    else:
+        print(text, end="")
+
+
+def compare_command(run_ids: list[str], db: Path, taxonomy: str) -> None:
+    if len(run_ids) < 2:
+        fail("compare needs two or more run ids", hint="`medsim runs` lists them")
+    store = _store(db)
+    from medsim.report.compare import compare_runs
+
+    result = compare_runs(store, run_ids, taxonomy)
+    board = Table(title=f"leaderboard ({safe(result['taxonomy'])})", header_style="bold")
+    board.add_column("rank")
+    board.add_column("run")
+    board.add_column("model")
+    for dim in result["dimensions"]:
+        board.add_column(safe(dim))
+    board.add_column("overall")
+    for rank, row in enumerate(result["leaderboard"], 1):
+        cells = ["—" if row["dimensions"].get(d) is None else f"{row['dimensions'][d]:.3f}"
+                 for d in result["dimensions"]]
+        overall = "—" if row["overall"] is None else f"{row['overall']:.3f}"
+        board.add_row(str(rank), safe(row["run"]), safe(row["model"]), *cells, overall)
+    console.print(board)
+    diffs = Table(title="paired differences on shared items (bootstrap 95% CI)", header_style="bold")
+    for column in ("scenario", "A", "B", "items", "B − A", "95% CI", "significant"):
+        diffs.add_column(column)
+    for d in result["pairs"]:
+        ci = f"[{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}]" if d["ci"] else ""
+        sig = "[bold green]yes[/]" if d["significant"] else "no"
+        diffs.add_row(safe(d["scenario"]), safe(d["a"]), safe(d["b"]), str(d["n"]),
+                      "—" if d["diff"] is None else f"{d['diff']:+.3f}", ci, sig)
+    console.print(diffs)
