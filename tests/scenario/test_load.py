@@ -108,9 +108,9 @@ def test_alias_bomb_is_refused(tmp_path: Path) -> None:
 
 def test_non_utf8_bytes_are_located(tmp_path: Path) -> None:
     path = tmp_path / "gbk.yaml"
-    path.write_bytes("id: demo\nname: ".encode() + "胸痛".encode("gbk") + b"\n")
+    path.write_bytes(b"id: demo\nname: " + "胸痛".encode("gbk") + b"\n")
     found = problems_of(path)
-    assert found[0].startswith("gbk.yaml:2:7:") or ":2:" in found[0]
+    assert found[0].startswith("gbk.yaml:2:7:"), found
     assert "not UTF-8" in found[0]
 
 
