@@ -243,6 +243,7 @@ def dedupe(items: list[Any]) -> list[str]:
 
 # ------------------------------------------------------ units (4g == 4克 == 4000mg)
 
+# Fallback conversions (the text layer's medsim.text.units.to_base is used when present).
 _UNIT_BASE = {
     "kg": ("mg", 1e6), "公斤": ("mg", 1e6), "千克": ("mg", 1e6),
     "g": ("mg", 1e3), "克": ("mg", 1e3),
@@ -251,24 +252,45 @@ _UNIT_BASE = {
     "l": ("ml", 1e3), "升": ("ml", 1e3),
     "ml": ("ml", 1.0), "毫升": ("ml", 1.0),
     "u": ("u", 1.0), "单位": ("u", 1.0), "iu": ("u", 1.0),
+    "umol/l": ("μmol/l", 1.0), "μmol/l": ("μmol/l", 1.0), "mmol/l": ("mmol/l", 1.0),
 }
-_QTY = re.compile(
-    r"(\d+(?:\.\d+)?)(kg|公斤|千克|mg|毫克|μg|ug|mcg|微克|ml|毫升|iu|单位|g|克|l|升|u)(?![a-z])"
+# Longest spellings first so mmol/l is not read as m + mol; lab units before bare l.
+_UNIT_WORDS = sorted(
+    set(_UNIT_BASE) | {"万u", "万单位", "ng", "纳克", "cc", "mmhg", "mg/dl", "g/l", "mg/l", "u/l", "ng/ml", "pg/ml"},
+    key=len, reverse=True,
 )
+_QTY = re.compile(r"(\d+(?:\.\d+)?)(" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")(?![a-z])")
+
+
+@lru_cache(maxsize=1)
+def _to_base_fn() -> Any:
+    try:
+        from medsim.text.units import to_base  # type: ignore[import-not-found]
+
+        return to_base
+    except Exception:
+        return None
 
 
 def _fmt(x: float) -> str:
     return f"{x:.6g}"
 
 
+def _convert(value: float, unit: str) -> str:
+    fn = _to_base_fn()
+    if fn is not None:
+        try:
+            v, u = fn(value, unit)
+            return _fmt(v) + normalize(u)
+        except Exception:
+            pass
+    base, factor = _UNIT_BASE.get(unit, (unit, 1.0))
+    return _fmt(value * factor) + base
+
+
 def normalize_units(norm_text: str) -> str:
     """In normalized text, rewrite quantities to base units: 4g, 4克 → 4000mg; 0.5l → 500ml."""
-
-    def sub(m: re.Match[str]) -> str:
-        base, factor = _UNIT_BASE[m.group(2)]
-        return _fmt(float(m.group(1)) * factor) + base
-
-    return _QTY.sub(sub, norm_text.replace("µ", "μ"))
+    return _QTY.sub(lambda m: _convert(float(m.group(1)), m.group(2)), norm_text.replace("µ", "μ"))
 
 
 # ---------------------------------------------------- negation-aware point matching
