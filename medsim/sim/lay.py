@@ -1,0 +1,154 @@
+"""Record text → what a patient would say: first person, everyday words, no jargon or lab values.
+
+A record clause such as ``患者3小时前无明显诱因出现胸骨后压榨样疼痛`` becomes
+``我3小时前没什么原因就开始胸口正中像被东西压着一样疼``. Clauses a patient cannot know
+(test results, examination findings, a doctor's diagnosis) are dropped, not rephrased.
+Persona shaping (literacy, mood, style) is applied to the assembled answer.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+from medsim.scenario.schema import Persona
+from medsim.sim import textlink, vocab
+
+# A clause holding any of these is a test result, an examination finding or a doctor's
+# judgement: the patient was not told it in these words, so it is never repeated.
+_JARGON = re.compile(
+    r"查体|体格检查|辅助检查|检查示|提示|显示|[^自]测得|化验|心电图|(?<![a-z])ct|mri|b超|超声|x线|胸片|彩超|核磁|"
+    r"造影|镜检|病理|血常规|尿常规|生化|肌钙蛋白|d-二聚体|诊断|考虑|拟诊|印象|待排|不除外|"
+    r"wbc|hb|plt|crp|alt|ast|bnp|st段|q波|killip|nyha|gcs|评分|分级|"
+    r"\d+(\.\d+)?\s*(mmol|μmol|umol|g/l|u/l|×10|x10|\*10|mg/dl|pg|ng|iu|次/分|bpm)|"
+    r"阳性|阴性|[\(（]\+[\)）]|[\(（]-[\)）]|示|(?<!未)予以?|给予|拟诊|收入|收住",
+    re.IGNORECASE,
+)
+# Self-measurement is something a patient knows (自测体温 38.5℃).
+_SELF_MEASURED = re.compile(r"自测|自量|自己测|在家测|自行测")
+
+_EXTRA_LAY: dict[str, str] = {
+    "疼痛": "疼", "上腹痛": "上腹疼", "下腹痛": "小肚子疼", "右下腹痛": "右下边肚子疼", "右上腹痛": "右上边肚子疼",
+    "左下腹痛": "左下边肚子疼", "中上腹痛": "上腹疼", "脐周痛": "肚脐周围疼", "全腹痛": "整个肚子疼",
+    "及": "和", "并": "还", "未戒": "没戒", "未婚": "没结婚", "未孕": "没怀过孕", "未育": "没生过孩子",
+    "患者于": "我", "病人于": "我", "于": "", "自行": "自己", "向": "往", "呈": "",
+    "月经初潮": "第一次来月经是", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
+}
+
+
+@cache
+def _table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    # the text layer's lay synonyms, reversed (standard → the first lay form listed), for
+    # symptoms and body parts only: a lay name of a disease would be a diagnosis leak
+    keep = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
+    keep |= {c for c, _ in textlink._read_lexicon("body_parts.txt")}
+    for standard, lays in textlink._read_lexicon("lay_synonyms.txt"):
+        if standard in keep and lays and len(standard) >= 2:
+            table.setdefault(standard, lays[0])
+    for canon, (lay, _forms) in vocab.SYMPTOMS.items():
+        table[canon] = lay
+    table.update(vocab.CLINICAL_TO_LAY)
+    table.update(_EXTRA_LAY)
+    table.pop("无", None)
+    table.pop("未", None)
+    return table
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    keys = sorted(_table(), key=len, reverse=True)
+    return re.compile("|".join(re.escape(k) for k in keys))
+
+
+def is_jargon(clause: str) -> bool:
+    """True for a clause the patient cannot know or would not say (results, findings, diagnoses)."""
+    return bool(_JARGON.search(clause)) and not _SELF_MEASURED.search(clause)
+
+
+def clause_to_lay(clause: str, *, literacy: str = "medium") -> str:
+    """One record clause in the patient's words (no jargon check: see ``is_jargon``)."""
+    table = _table()
+    text = clause.strip()
+    if text.startswith("于"):
+        text = text[1:]
+    # one pass, longest match first, so a replacement is never replaced again
+    out = _pattern().sub(lambda m: table[m.group(0)], text)
+    # 无/未 only as negation at a clause or list start (无力, 未来 stay)
+    out = re.sub(r"(^|[、我也均])无", r"\1没有", out)
+    out = re.sub(r"(^|[、我也均])未", r"\1没", out)
+    out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，生过{m.group(3)}次", out)
+    if literacy == "low":
+        for word, simple in vocab.LOW_LITERACY.items():
+            out = out.replace(word, simple)
+    out = re.sub(r"病史", "病", out)  # 冠心病史 → 冠心病; 吸烟史 → 抽烟
+    out = out.replace("史", "")
+    out = re.sub(r"(\d+)子", r"\1个儿子", out)
+    out = re.sub(r"(\d+)女", r"\1个女儿", out)
+    out = re.sub(r"我我", "我", out)
+    return out.strip("，、 ")
+
+
+def record_to_lay(text: str, *, literacy: str = "medium") -> tuple[str, list[str]]:
+    """A record section in lay words, and the record clauses it drew on (jargon dropped)."""
+    kept: list[str] = []
+    said: list[str] = []
+    for clause in textlink.clauses(text):
+        if is_jargon(clause):
+            continue
+        lay = clause_to_lay(clause, literacy=literacy)
+        if lay:
+            kept.append(clause)
+            said.append(lay)
+    return "，".join(said), kept
+
+
+_DURATION = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?$")
+
+
+def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium") -> str:
+    """主诉 (胸痛3小时) → 胸口疼3小时了: each part that ends in a duration gets 了."""
+    parts = []
+    for clause in textlink.clauses(chief_complaint):
+        lay = clause_to_lay(clause, literacy=literacy)
+        if _DURATION.search(clause):
+            lay = lay.replace("日", "天") + "了"
+        parts.append(lay)
+    return "，".join(p for p in parts if p)
+
+
+def duration_of(chief_complaint: str) -> str | None:
+    """The duration a 主诉 ends with (胸痛3小时 → 3小时), if any."""
+    for clause in textlink.clauses(chief_complaint or ""):
+        m = _DURATION.search(clause)
+        if m:
+            return m.group(0).replace("日", "天").replace("余", "多")
+    return None
+
+
+# ------------------------------------------------------------------- persona shaping
+
+_ANXIOUS = ("医生，我这是不是很严重啊？", "医生，这要不要紧啊？", "我心里特别慌，不会有什么大事吧？")
+_IRRITABLE = ("您快给我看看吧。", "能不能快点啊？", "问这么多干什么，赶紧给我治吧。")
+_VAGUE = ("记不太清了，好像是", "年纪大了记性不好，大概是", "哎，我想想……好像是")
+_HISTORY_TOPICS = {"onset", "duration", "course", "past_history", "medications", "treatment", "family_history"}
+
+
+def shape(text: str, persona: Persona, rng: random.Random, *, topics: list[str], opening: bool = False,
+          content: bool = True) -> str:
+    """Give an assembled answer the persona's voice. ``content`` is False for 不清楚-type replies."""
+    out = text.strip()
+    if not out:
+        return out
+    if persona.style == "terse":
+        out = re.split(r"[，；]", out)[0].rstrip("。") + "。"
+    elif persona.style == "vague_elderly" and content and not opening and set(topics) & _HISTORY_TOPICS:
+        out = rng.choice(_VAGUE) + out
+    elif persona.style == "talkative" and content and rng.random() < 0.4:
+        out = out.rstrip("。") + "。您慢慢问，我都跟您说。"
+    if persona.mood == "anxious" and (opening or (content and rng.random() < 0.5)):
+        out = out.rstrip("。") + "。" + rng.choice(_ANXIOUS)
+    elif persona.mood == "irritable" and (opening or rng.random() < 0.35):
+        out = out.rstrip("。") + "。" + rng.choice(_IRRITABLE)
+    return out

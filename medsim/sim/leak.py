@@ -1,0 +1,92 @@
+"""Diagnosis leaks: the words a simulated patient must never say, and removing them.
+
+The terms come from ``case.diagnosis``: each diagnosis as written, stripped of modifiers
+(急性, 左侧, (NSTEMI)…), the disease names the lexicon finds inside it, and the lay names
+people use for them (心肌梗死 → 心梗). A secondary diagnosis the patient already knows
+about — it is written in the disclosable history, e.g. 高血压 in 既往史 — is not a leak; the
+primary diagnosis always is. Symptom-named diagnoses (发热待查, 腹痛) are not scrubbed:
+the patient must be able to say 发烧 and 肚子疼.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from medsim.sim import textlink, vocab
+
+_MODIFIERS = re.compile(
+    r"[\(（][^\)）]*[\)）]|^(急性|慢性|亚急性|复发性|初发|原发性|继发性|重度|中度|轻度|重症|左侧|右侧|双侧|左|右|双)+|"
+    r"(伴|并|合并).*$|[ⅠⅡⅢⅣIV\d]+(级|期|型)$|待查$|可能$|\?$|？$"
+)
+
+
+@cache
+def _disease_lexicon() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """alias → canonical, canonical → all its names, from diseases.txt and lay synonyms."""
+    alias: dict[str, str] = {}
+    names: dict[str, list[str]] = {}
+    for canon, aliases in textlink._read_lexicon("diseases.txt"):
+        for a in [canon, *aliases]:
+            alias.setdefault(a, canon)
+        names.setdefault(canon, []).extend([canon, *aliases])
+    for canon, forms in vocab.CONDITIONS.items():
+        names.setdefault(canon, []).extend([canon, *forms])
+        for f in forms:
+            alias.setdefault(f, canon)
+    for standard, lays in textlink._read_lexicon("lay_synonyms.txt"):
+        base = alias.get(standard, standard)
+        names.setdefault(base, []).extend(lays)
+        for lay in lays:
+            alias.setdefault(lay, base)
+    return alias, names
+
+
+def _variants(diagnosis: str) -> set[str]:
+    out = {diagnosis.strip()}
+    stripped = diagnosis
+    for _ in range(3):
+        stripped = _MODIFIERS.sub("", stripped).strip()
+    if stripped:
+        out.add(stripped)
+    alias, names = _disease_lexicon()
+    # every disease name the lexicon finds inside the diagnosis (心肌梗死 inside
+    # 急性前壁ST段抬高型心肌梗死), with all its names, lay ones included (心梗)
+    for form, canon in alias.items():
+        if len(form) >= 2 and form in diagnosis:
+            out.add(form)
+            out.update(names.get(canon, []))
+    for term in list(out):
+        if term.endswith("梗死"):
+            out.add(term[:-2] + "梗")
+    return {t for t in out if len(t) >= 2}
+
+
+def leak_terms(case, *, known_text: str = "") -> list[str]:
+    """Words naming ``case``'s diagnoses that the patient must not say, longest first.
+
+    ``known_text`` is the disclosable history: a secondary diagnosis written there is known
+    to the patient and is allowed.
+    """
+    table = textlink.lay_to_canonical()
+    symptoms = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
+    terms: set[str] = set()
+    for index, diagnosis in enumerate(case.diagnosis or []):
+        variants = _variants(diagnosis)
+        if index > 0 and any(v in known_text for v in variants):
+            continue
+        terms |= {v for v in variants if v not in symptoms and table.get(v) not in symptoms}
+    return sorted(terms, key=len, reverse=True)
+
+
+def find_leaks(text: str, terms: list[str]) -> list[str]:
+    return [t for t in terms if t and t in text]
+
+
+def scrub(text: str, terms: list[str]) -> tuple[str, list[str]]:
+    """Drop every clause of ``text`` that names a leak term; return the text and the terms hit."""
+    hits = find_leaks(text, terms)
+    if not hits:
+        return text, []
+    kept = [c for c in re.split(r"(?<=[，。；！？,;!?])", text) if c and not any(t in c for t in hits)]
+    return "".join(kept).strip("，"), hits

@@ -1,0 +1,226 @@
+"""A narrow adapter between the patient simulator and the text layer (``medsim.text``).
+
+The simulator needs four things from Chinese text: normalisation, tokens, lay→canonical
+synonyms, and findings with polarity (present / absent / uncertain, patient or family).
+The text layer provides them; this module asks it for them and, where a piece is missing
+(it is being written alongside), falls back to a small built-in equivalent so the
+simulator always works offline. Every fallback is deliberately simple and local.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from medsim.sim import vocab
+
+
+@dataclass(frozen=True)
+class Finding:
+    term: str  # canonical term
+    polarity: str  # "present" | "absent" | "uncertain"
+    family: bool  # belongs to family history
+    start: int
+    end: int
+
+
+# ------------------------------------------------------------------ normalisation
+
+def normalize(text: str) -> str:
+    """Full-width → half-width, lower-case ASCII; Chinese punctuation kept (it splits clauses)."""
+    try:
+        from medsim.text import normalize as _text_normalize  # type: ignore[attr-defined]
+
+        fn = getattr(_text_normalize, "normalize", _text_normalize)
+        out = fn(text)
+        out = getattr(out, "text", out)
+        if isinstance(out, str):
+            return out.lower()
+    except Exception:  # the text layer is optional here: fall back below
+        pass
+    return unicodedata.normalize("NFKC", text).replace("?", "？").lower()
+
+
+_TOKENIZER = None
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens (the text layer's segmenter when present, else jieba)."""
+    global _TOKENIZER
+    if _TOKENIZER is None:
+        _TOKENIZER = _pick_tokenizer()
+    return _TOKENIZER(text)
+
+
+def _pick_tokenizer():
+    try:
+        from medsim.text import tokenize as _tok  # type: ignore[attr-defined]
+
+        fn = getattr(_tok, "tokenize", None) or getattr(_tok, "segment", None)
+        if callable(fn):
+            probe = fn("胸痛3天")
+            if probe:
+                return lambda t: [getattr(x, "text", x) for x in fn(t)]
+    except Exception:
+        pass
+    import jieba
+
+    jieba.setLogLevel(60)
+    return lambda t: [w for w in jieba.lcut(t) if w.strip()]
+
+
+# ----------------------------------------------------------------------- synonyms
+
+@cache
+def lay_to_canonical() -> dict[str, str]:
+    """Every known surface form (lay or clinical) → canonical symptom / condition term."""
+    table: dict[str, str] = {}
+    for canon, (_lay, forms) in vocab.SYMPTOMS.items():
+        table[canon] = canon
+        for form in forms:
+            table.setdefault(form, canon)
+    for canon, forms in vocab.CONDITIONS.items():
+        table.setdefault(canon, canon)
+        for form in forms:
+            table.setdefault(form, canon)
+    for path_name in ("lay_synonyms.txt", "symptoms.txt"):
+        for canon, aliases in _read_lexicon(path_name):
+            # join the group to whichever of its names is already known, so 大汗淋漓 and
+            # 大汗 land on one canonical term even when two lists chose different heads
+            base = next((table[n] for n in (canon, *aliases) if n in table), canon)
+            for alias in (canon, *aliases):
+                if len(alias) >= 2:
+                    table.setdefault(alias, base)
+    return table
+
+
+def _read_lexicon(name: str) -> list[tuple[str, list[str]]]:
+    """``canonical|alias|alias`` or ``lay<TAB>canonical`` / ``lay→canonical`` lines, if the file exists."""
+    try:
+        from medsim.paths import lexicons_dir
+
+        path = lexicons_dir() / name
+        if not path.exists():
+            return []
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except Exception:
+        return []
+    out: list[tuple[str, list[str]]] = []
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        for sep in ("→", "\t", "=>"):
+            if sep in line:
+                lay, canon = (p.strip() for p in line.split(sep, 1))
+                canon = canon.split("|")[0].split()[0] if canon else canon
+                if lay and canon:
+                    out.append((canon, [lay]))
+                break
+        else:
+            parts = [p.strip() for p in line.split("|") if p.strip()]
+            if parts:
+                out.append((parts[0], parts[1:]))
+    return out
+
+
+@cache
+def _surface_pattern() -> re.Pattern[str]:
+    forms = sorted(lay_to_canonical(), key=len, reverse=True)
+    return re.compile("|".join(re.escape(f) for f in forms if f))
+
+
+def find_terms(text: str) -> list[tuple[str, int, int]]:
+    """Longest non-overlapping known terms in ``text``: (canonical, start, end)."""
+    table = lay_to_canonical()
+    out: list[tuple[str, int, int]] = []
+    for m in _surface_pattern().finditer(text):
+        form = m.group(0)
+        split = _split_compound(form, table)
+        if split:  # 恶心呕吐 is two findings, each with its own answer
+            cut = m.start() + len(split[0])
+            out += [(table[split[0]], m.start(), cut), (table[split[1]], cut, m.end())]
+        else:
+            out.append((table[form], m.start(), m.end()))
+    return out
+
+
+def _split_compound(form: str, table: dict[str, str]) -> tuple[str, str] | None:
+    if table[form] in vocab.SYMPTOMS or len(form) < 4:
+        return None
+    for i in range(2, len(form) - 1):
+        left, right = form[:i], form[i:]
+        if left in table and right in table and table[left] in vocab.SYMPTOMS and table[right] in vocab.SYMPTOMS:
+            return left, right
+    return None
+
+
+# ----------------------------------------------------------------------- findings
+
+_CLAUSE_SPLIT = re.compile(r"[，。；;！!？?\n]|,(?!\d)")
+_NEG = ("否认", "无", "未", "没有", "没", "不伴", "未见", "未出现", "未诉")
+_PSEUDO = ("无明显诱因", "无诱因", "无明显原因", "未予重视", "未予诊治", "未诊治", "不能缓解", "未缓解", "不缓解",
+           "未见好转", "无好转", "无缓解", "不能自行缓解", "无明显变化", "无变化")
+_UNCERTAIN = ("可疑", "疑似", "不除外", "待排", "似有")
+_CONTRAST = ("但", "但是", "然而", "却")
+_FAMILY = ("父", "母", "兄", "姐", "弟", "妹", "家族", "家人", "家里", "子女", "儿子", "女儿", "祖")
+
+
+def findings(text: str) -> list[Finding]:
+    """Terms in ``text`` with polarity, through the text layer's ``analyze`` when present."""
+    via_layer = _layer_findings(text)
+    if via_layer is not None:
+        return via_layer
+    out: list[Finding] = []
+    pos = 0
+    for clause in _CLAUSE_SPLIT.split(text):
+        start = text.find(clause, pos) if clause else pos
+        pos = start + len(clause)
+        if not clause:
+            continue
+        masked = clause
+        for pseudo in _PSEUDO:
+            masked = masked.replace(pseudo, "＿" * len(pseudo))
+        family = any(f in clause for f in _FAMILY) and ("家族" in clause or "父" in clause or "母" in clause)
+        for canon, s, e in find_terms(clause):
+            before = masked[:s]
+            # scope: a contrast word after the cue ends it
+            cut = max((before.rfind(c) for c in _CONTRAST), default=-1)
+            scope = before[cut + 1:] if cut >= 0 else before
+            polarity = "present"
+            if any(cue in scope for cue in _NEG):
+                polarity = "absent"
+            elif any(cue in scope for cue in _UNCERTAIN):
+                polarity = "uncertain"
+            out.append(Finding(canon, polarity, family, start + s, start + e))
+    return out
+
+
+def _layer_findings(text: str) -> list[Finding] | None:
+    try:
+        from medsim.text import analyze  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    try:
+        doc = analyze(text)
+        items = getattr(doc, "findings", None)
+        if items is None:
+            return None
+        table = lay_to_canonical()
+        out = []
+        for f in items:
+            term = getattr(f, "norm", None) or getattr(f, "normalized", None) or getattr(f, "text", "")
+            term = table.get(term, term)
+            polarity = str(getattr(f, "polarity", "present")).split(".")[-1].lower()
+            owner = str(getattr(f, "owner", "patient")).lower()
+            out.append(Finding(term, polarity, "family" in owner, getattr(f, "start", 0), getattr(f, "end", 0)))
+        return out
+    except Exception:
+        return None
+
+
+def clauses(text: str) -> list[str]:
+    """Record text split into clauses at Chinese punctuation (numbers' decimal commas kept)."""
+    return [c.strip() for c in _CLAUSE_SPLIT.split(text or "") if c and c.strip()]

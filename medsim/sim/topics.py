@@ -1,0 +1,324 @@
+"""What a clinician's Chinese message asks about: question → topics (+ specific symptoms / conditions).
+
+Three steps, each cheap and explainable:
+1. normalise and fold colloquial variants onto one spelling (啥→什么, 哪儿→哪里, 多长时间→多久);
+2. find named symptoms and conditions through the lexicon (lay forms included: 心口疼→胸痛)
+   and mask them, so the word 出汗 in 晚上睡觉出汗吗 does not also read as a question about sleep;
+3. topic cue patterns, then a few precedence rules (过敏 beats 药, 家里 beats 以前…); when no
+   pattern fires, rapidfuzz matches the message against example questions per topic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from rapidfuzz import fuzz, process
+
+from medsim.sim import textlink, vocab
+
+TOPICS: tuple[str, ...] = (
+    "greeting", "ending", "chief_complaint", "onset", "duration", "site", "character", "severity",
+    "radiation", "triggers", "relief", "course", "associated", "treatment", "general", "past_history",
+    "allergies", "medications", "family_history", "smoking", "drinking", "occupation", "menstrual",
+    "obstetric", "age", "tests", "vitals",
+)
+
+# Topics answered from the history of present illness (the record's hpi).
+HPI_TOPICS = frozenset({
+    "onset", "duration", "site", "character", "severity", "radiation", "triggers", "relief", "course",
+    "associated", "treatment", "general",
+})
+
+
+@dataclass
+class Parsed:
+    topics: list[str] = field(default_factory=list)
+    symptoms: list[str] = field(default_factory=list)  # canonical symptoms asked about by name
+    conditions: list[str] = field(default_factory=list)  # canonical past conditions asked about by name
+    fuzzy: bool = False  # True when the topic came from the fuzzy fallback
+
+
+_FOLD = (
+    (r"啥", "什么"), (r"咋", "怎么"), (r"哪儿|哪块|哪个地方|什么地方|哪一块", "哪里"),
+    (r"哪(?![里个些边天种次])", "哪里"), (r"多长时间|多少时间|多长日子", "多久"),
+    (r"(.)不\1(?=[？?。，]|$)", r"\1吗"), (r"\s+", ""),
+)
+
+_Q = r"(吗|么|呢|？|有没有|是否|有无|会不会)"
+
+# topic → cue patterns (on folded text with named symptoms masked as Ｓ, conditions as Ｃ).
+_CUES: dict[str, tuple[str, ...]] = {
+    "greeting": (r"^(你好|您好)", r"请坐", r"我是.{0,8}(医生|大夫)", r"有什么(可以|能)帮"),
+    "ending": (
+        r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
+        r"复查", r"先到这", r"就这样", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+    ),
+    "chief_complaint": (
+        r"哪里(不舒服|难受|不得劲|不好受)", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么了", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
+        r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
+        r"有什么(可以|能)帮",
+    ),
+    "onset": (
+        r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
+        r"起病", r"发病时间",
+    ),
+    "duration": (
+        r"多久", r"几天了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
+    ),
+    "site": (
+        r"哪里.{0,2}疼", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"(?<!往)哪一?(侧|边)",
+    ),
+    "character": (
+        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"(胀|刺|绞|闷|隐|钝)疼",
+        r"压着疼", r"针扎", r"刀割", r"闷闷", r"一跳一跳", r"一阵一阵", r"阵发", r"持续性", r"压榨", r"紧缩",
+        r"烧灼", r"火辣辣", r"撕裂",
+    ),
+    "severity": (
+        r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"严重吗", r"能忍", r"忍受",
+        r"忍得住", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动)", r"疼成什么样", r"下地",
+    ),
+    "radiation": (
+        r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,4}(走|跑|串|传)",
+        r"(别的|其他)地方.{0,4}疼", r"跟着疼", r"(跑|转移|挪)到", r"到(别的|其他)地方",
+    ),
+    "triggers": (
+        r"诱因", r"(情况|时候|以后|后|会|下)\S{0,3}加重", r"更(疼|厉害|难受|重)", r"在(干|做)什么",
+        r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始",
+    ),
+    "relief": (
+        r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"自己.{0,2}好",
+    ),
+    "course": (
+        r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
+        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也",
+    ),
+    "associated": (
+        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)",
+    ),
+    "treatment": (
+        r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗过", r"输过液",
+        r"打过针", r"来之前", r"自己吃过", r"(用|吃)过(什么|哪些)?药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
+    ),
+    "general": (
+        r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
+        r"体重.{0,4}变化", r"睡得",
+    ),
+    "past_history": (
+        r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
+        r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病",
+    ),
+    "allergies": (r"过敏",),
+    "medications": (
+        r"(吃|服|用)(的|着)?(什么|哪些)?(药|药物)", r"药物", r"降压药", r"降糖药", r"胰岛素", r"用药",
+        r"药.{0,4}(名字|按时)", r"吃药", r"在用.{0,8}药", r"几次药",
+    ),
+    "family_history": (
+        r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"父亲", r"母亲", r"兄弟", r"姐妹",
+        r"亲属", r"亲戚", r"遗传",
+    ),
+    "smoking": (r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支)", r"几根"),
+    "drinking": (r"喝酒", r"饮酒", r"酒"),
+    "occupation": (
+        r"什么工作", r"职业", r"干什么(活|的)", r"做什么的", r"上班", r"从事", r"粉尘", r"化学品", r"毒物",
+    ),
+    "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
+    "obstetric": (
+        r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"孩子", r"小孩", r"流产", r"顺产", r"剖宫产", r"结婚",
+        r"同房", r"避孕", r"性生活",
+    ),
+    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数"),
+    "tests": (
+        r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
+        r"查过",
+    ),
+    "vitals": (
+        r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
+    ),
+}
+
+# Split symptom phrasings the lexicon cannot hold as one word: (pattern, canonical symptom).
+_SPLIT_SYMPTOMS = (
+    (r"(手脚|胳膊|腿|半边|一侧|手|脚).{0,4}(没劲|无力)", "肢体无力"),
+    (r"体重.{0,4}(减轻|下降|掉)", "体重下降"),
+    (r"痰.{0,4}(带血|有血)", "咯血"),
+    (r"喘不喘", "呼吸困难"),
+    (r"(有没有|有无|会不会|还)吐(?![血痰])|吐(了|过)?没", "呕吐"),
+)
+
+# Example questions for the fuzzy fallback (only used when no cue fires).
+_EXAMPLES: dict[str, tuple[str, ...]] = {
+    "chief_complaint": ("哪里不舒服", "怎么了", "有什么问题"),
+    "onset": ("什么时候开始的", "开始多久", "哪天开始"),
+    "duration": ("多久了", "有几天了"),
+    "site": ("哪里疼", "疼在哪里"),
+    "character": ("怎么个疼法", "什么样的疼"),
+    "severity": ("疼得厉害吗", "严重吗"),
+    "radiation": ("往哪里窜", "放射到哪里"),
+    "triggers": ("什么时候加重", "什么诱因"),
+    "relief": ("怎么缓解", "休息能好吗"),
+    "associated": ("还有别的不舒服吗", "有没有其他症状"),
+    "past_history": ("以前有什么病", "既往史"),
+    "allergies": ("过敏吗",),
+    "medications": ("吃什么药",),
+    "family_history": ("家里人有这病吗",),
+    "ending": ("好的就这样", "谢谢"),
+}
+
+
+@cache
+def _compiled() -> dict[str, re.Pattern[str]]:
+    # cue patterns are written with 疼; records and clinicians write 疼 and 痛 alike
+    return {
+        topic: re.compile("|".join(f"(?:{p})" for p in pats).replace("疼", "[疼痛]"))
+        for topic, pats in _CUES.items()
+    }
+
+
+@cache
+def _symptom_canon() -> frozenset[str]:
+    lexicon_symptoms = {canon for canon, _ in textlink._read_lexicon("symptoms.txt")}
+    return frozenset(vocab.SYMPTOMS) | frozenset(lexicon_symptoms)
+
+
+# Canonical terms that name a quality of pain rather than a symptom (胀痛/刺痛 → 疼痛):
+# a question naming them asks about character, not an associated symptom.
+_QUALITY = frozenset({"疼痛"})
+
+
+def fold(text: str) -> str:
+    out = textlink.normalize(text)
+    for pattern, repl in _FOLD:
+        out = re.sub(pattern, repl, out)
+    return out
+
+
+def named_items(text: str) -> tuple[list[str], list[str], str]:
+    """Symptoms and conditions named in ``text`` (canonical), and the text with them masked."""
+    symptoms: list[str] = []
+    conditions: list[str] = []
+    masked = list(text)
+    for pattern, canon in _SPLIT_SYMPTOMS:
+        for m in re.finditer(pattern, text):
+            symptoms.append(canon)
+            masked[m.start():m.end()] = "Ｓ" * (m.end() - m.start())
+    joined = "".join(masked)
+    cond_canon = set(vocab.CONDITIONS)
+    for canon, s, e in textlink.find_terms(joined):
+        if "Ｓ" in joined[s:e] or canon in _QUALITY:
+            continue
+        if canon in cond_canon:
+            conditions.append(canon)
+            masked[s:e] = "Ｃ" * (e - s)
+        elif canon in _symptom_canon():
+            symptoms.append(canon)
+            masked[s:e] = "Ｓ" * (e - s)
+    return _dedupe(symptoms), _dedupe(conditions), "".join(masked)
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前")
+_YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|了没")
+
+
+_SENTENCE = re.compile(r"(?<=[？?。！!；;])")
+
+
+def classify(text: str) -> Parsed:
+    """The topics of a clinician message, with the symptoms and conditions it names.
+
+    Each sentence is classified on its own (precedence rules are local: 过敏 in one sentence
+    must not cancel 吃什么药 in the next), and the results are united in message order.
+    """
+    topics: set[str] = set()
+    symptoms: list[str] = []
+    conditions: list[str] = []
+    for sentence in _SENTENCE.split(fold(text)):
+        if not sentence.strip("？?。！!；; "):
+            continue
+        parsed = _classify_sentence(sentence)
+        topics |= set(parsed.topics)
+        symptoms += parsed.symptoms
+        conditions += parsed.conditions
+    out = Parsed(topics=[t for t in TOPICS if t in topics], symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
+    if not out.topics:
+        out.topics, out.fuzzy = _fuzzy(fold(text)), True
+    return out
+
+
+def _classify_sentence(folded: str) -> Parsed:
+    symptoms, conditions, masked = named_items(folded)
+    topics = {t for t, pat in _compiled().items() if pat.search(masked)}
+
+    # A named symptom asked yes/no (有没有发烧 / 头晕吗) is an associated-symptom question,
+    # unless the clause asks an aspect of it (胸痛什么时候开始的 → onset).
+    asked_symptoms: list[str] = []
+    for clause in re.split(r"[，。；！？,;!?]", masked):
+        if "Ｓ" not in clause:
+            continue
+        clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
+        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
+            continue
+        if _compiled()["radiation"].search(clause):
+            clause_symptoms = [c for c in clause_symptoms if not c.endswith("痛")]
+        if _YESNO.search(clause) or clause.endswith("Ｓ"):
+            asked_symptoms.extend(clause_symptoms)
+    if asked_symptoms:
+        topics.add("associated")
+    if conditions and "family_history" not in topics:
+        topics.add("past_history")
+    topics = _precedence(topics, masked)
+    return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
+
+
+def _unmask_clause(clause: str, folded: str, masked: str) -> str:
+    start = masked.find(clause)
+    return folded[start:start + len(clause)] if start >= 0 else clause
+
+
+def _precedence(topics: set[str], masked: str) -> set[str]:
+    if "allergies" in topics:
+        topics -= {"medications", "treatment", "triggers", "general"}
+    if "family_history" in topics:
+        topics -= {"past_history", "course"}
+    if "treatment" in topics:
+        topics -= {"medications", "relief", "ending", "tests"}
+    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受)", masked):
+        topics -= {"chief_complaint", "radiation"}
+    if "course" in topics:
+        topics -= {"past_history", "triggers", "relief"} if re.search(r"以前|第一次|有没有加重|好转", masked) else set()
+    if "menstrual" in topics or "obstetric" in topics:
+        topics -= {"onset", "age", "duration"}
+    if "course" in topics and re.search(r"以前|一天比一天", masked):
+        topics -= {"triggers", "severity"}
+    if "vitals" in topics:
+        topics -= {"associated", "past_history", "tests"}
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有", masked):
+        topics &= {"ending", "greeting"}
+    if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
+        topics.discard("ending")
+    if {"site"} <= topics:
+        topics.discard("chief_complaint")
+    if "severity" in topics and "character" in topics and "一阵" in masked:
+        topics.discard("severity")
+    if "medications" in topics and "relief" in topics:
+        topics.discard("medications")
+    if "severity" in topics and re.search(r"影响", masked):
+        topics.discard("general")
+    if "triggers" in topics and re.search(r"更(疼|痛|厉害|难受|重)", masked):
+        topics.discard("severity")
+    if "tests" in topics:
+        topics -= {"past_history", "treatment"}
+    return topics
+
+
+def _fuzzy(folded: str) -> list[str]:
+    choices = {ex: topic for topic, exs in _EXAMPLES.items() for ex in exs}
+    best = process.extractOne(folded, list(choices), scorer=fuzz.partial_ratio)
+    if best and best[1] >= 70:
+        return [choices[best[0]]]
+    return []
