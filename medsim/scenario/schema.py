@@ -128,6 +128,10 @@ class Case(Strict):
     diagnosis: list[str] = Field(default_factory=list, description="诊断（第一项为主要诊断）")
     record_text: str | None = Field(None, description="病历原文（抽取、摘要类场景给模型看的全文）")
     question: str | None = Field(None, description="单轮题目的题干")
+    turns: list[str] = Field(
+        default_factory=list,
+        description="多轮问答（导入的基准）：依次发给模型的用户消息，模型逐条回答，最后一条回答计分",
+    )
     options: dict[str, str] = Field(default_factory=dict, description="选择题选项，键为 A、B、C……")
     steps: list[str] = Field(default_factory=list, description="排序题的步骤，按正确顺序排列（呈现给模型时打乱）")
     probe: Probe | None = None

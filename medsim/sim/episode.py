@@ -125,11 +125,16 @@ class _Episode:
     # ------------------------------------------------------------------ kinds
     async def single_turn(self) -> None:
         template = self.scenario.clinician.prompt or "{question}\n{options}"
-        prompt = render(template, self.case, self.layout)
-        messages: list[Message] = [{"role": "system", "content": self.scenario.clinician.instructions.strip()},
-                                   {"role": "user", "content": prompt}]
-        self.add("system", prompt)
-        text = await self.ask_clinician(messages)
+        messages: list[Message] = [{"role": "system", "content": self.scenario.clinician.instructions.strip()}]
+        # Imported multi-turn items script the user's messages; the model answers each in turn
+        # and its last answer is scored, with the whole conversation kept for the judge.
+        prompts = list(self.case.turns) or [render(template, self.case, self.layout)]
+        text = ""
+        for index, prompt in enumerate(prompts):
+            self.add("system", prompt, round=index + 1)
+            messages.append({"role": "user", "content": prompt})
+            text = await self.ask_clinician(messages)
+            messages.append({"role": "assistant", "content": text})
         self.finish(text, self.scenario.clinician.answer)
 
     async def staged(self) -> None:
