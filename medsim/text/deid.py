@@ -1,0 +1,393 @@
+"""De-identification of Chinese clinical records.
+
+Finds 姓名, 身份证号 (GB 11643 check character), mobile and landline numbers, 住院号/病案号/
+门诊号, addresses (JioNLP gazetteer), dates, hospital names and e-mail addresses, and
+replaces each with a surrogate. Within one call the same original always gets the same
+surrogate, and every full date is shifted by one seeded offset so intervals are kept.
+
+Look-alikes are left alone on purpose: lab values, 18-digit lab or specimen numbers whose
+check character fails, numbers after 标本号/条码/检验号, and relative times such as 3天前.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from dataclasses import dataclass, field
+
+from medsim.text.normalize import normalize
+from medsim.text.places import STREET_RE, gazetteer
+
+PHI_KINDS = ("name", "id_card", "mobile", "landline", "record_no", "email", "date", "hospital", "address")
+STRUCTURED_KINDS = ("id_card", "mobile", "landline", "record_no", "email")
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+# Common Chinese surnames (single and compound); a name pattern needs one of these.
+_COMPOUND_SURNAMES = "欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤 南宫 西门 百里".split()
+_SURNAMES = set(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
+)
+_SURNAME_RE = "(?:" + "|".join(_COMPOUND_SURNAMES) + "|[" + "".join(sorted(_SURNAMES)) + "])"
+
+# labels whose value is a person's name
+_NAME_LABELS = r"(?:患者姓名|病人姓名|姓\s*名|联系人|监护人|家属姓名|家属|配偶|主治医师|主治医生|经治医师|住院医师|主任医师|责任护士|医师签名|医生签名|签\s*名|记录者|记录人|报告医生|报告人|审核医生|审核人|审核者|检查者|送检医生|申请医生|医师|医生)"
+_NAME_STOP = r"(?=[，。；、：\s()（）\d]|性别|年龄|男|女|$)"
+_RE_NAME_LABEL = re.compile(rf"{_NAME_LABELS}\s*：\s*([\u4e00-\u9fa5·]{{2,4}}?){_NAME_STOP}|姓名\s*([\u4e00-\u9fa5·]{{2,4}}?){_NAME_STOP}")
+_RE_NAME_MOU = re.compile(rf"{_SURNAME_RE}某某?")
+_RE_NAME_CONTEXT = re.compile(
+    rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=病儿)|(?<=产妇)|(?<=孕妇)|(?<=^))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=，?(?:男|女)[，,性\s]|，\d+岁|，|,)",
+    re.M,
+)
+
+_RE_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
+_RE_ID = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])")
+_RE_ID_LABELED = re.compile(r"(?:身份证号码|身份证号|身份证|公民身份号码|证件号码|证件号)\s*：?\s*(\d{15}(?:\d{2}[\dXx])?)(?![0-9A-Za-z])")
+_RE_MOBILE = re.compile(r"(?<![0-9A-Za-z])(?:\+?86[-\s]?)?1[3-9]\d(?:\d{8}|[-\s]\d{4}[-\s]\d{4})(?![0-9A-Za-z])")
+_RE_LANDLINE = re.compile(r"(?<![0-9A-Za-z\-])(?:\(0\d{2,3}\)\s*|0\d{2,3}[-\s])\d{7,8}(?:-\d{1,5})?(?![0-9A-Za-z])")
+_RE_LANDLINE_LABELED = re.compile(r"(?:电话|座机|固话|联系电话|家庭电话|单位电话|Tel|TEL|tel)\s*：?\s*(\d{7,8}|0\d{9,11})(?![0-9A-Za-z])")
+_RE_RECORD = re.compile(
+    r"(?:住院号|病案号|门诊号|病历号|住院病历号|就诊号|就诊卡号|诊疗卡号|登记号|患者ID|病人ID|ID号|医保卡号|医保号|社保卡号|健康卡号|影像号|放射号|急诊号)\s*：?\s*([A-Za-z]{0,4}[-]?\d[\dA-Za-z\-]{3,19})(?![0-9A-Za-z])"
+)
+# numbers that look like identifiers but belong to the lab or the pharmacy
+_LOOKALIKE_LABEL = re.compile(r"(?:标本号|样本号|条码号?|检验号|检验单号|流水号|申请单号|报告单号|批号|批准文号|国药准字|试剂批号)\s*：?\s*$")
+
+_RE_DATE_FULL = re.compile(
+    r"(?<!\d)(\d{4})\s*(?:(年)\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?|([-/.])\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})(?:日)?)(?!\d)"
+)
+_RE_DATE_YM = re.compile(r"(?<!\d)(\d{4})年(\d{1,2})月(?!\d|份?\d)")
+_RE_DATE_MD = re.compile(r"(?<![\d年])(\d{1,2})月(\d{1,2})[日号]")
+
+_HOSPITAL_SUFFIX = re.compile(r"(?:附属医院|人民医院|中医医院|中医院|妇幼保健院|保健院|卫生服务中心|卫生服务站|卫生院|医学中心|医疗中心|门诊部|诊所|医院)")
+_HOSPITAL_STOP = set("在于至到去往转赴经送由从来我外该本某其行及与入住诊因、，。；：\n ")
+_HOSPITAL_GENERIC_WORDS = ("当地", "上级", "基层", "社区", "私人", "个体", "附近", "乡镇", "县级", "市级", "省级", "各级", "其他", "多家", "外地", "本地", "专科", "综合", "大")
+_HOSPITAL_GENERIC_CHARS = set("市县区省镇乡村级人民中医西结合第一二三四五六七八九十附属专科儿童妇幼肿瘤精神传染病口腔眼骨部队军总")
+_ADDRESS_LABEL = re.compile(r"(?:现住址|家庭住址|户籍地址|户籍地|联系地址|通讯地址|居住地址|住址|地址|现住|住在|家住)\s*：?\s*")
+_CLAUSE_STOP = re.compile(r"[，。；\n]")
+
+
+@dataclass(slots=True)
+class Replacement:
+    kind: str
+    original: str
+    replacement: str
+    start: int  # offsets in the input text
+    end: int
+
+
+@dataclass(slots=True)
+class DeidResult:
+    text: str
+    replacements: list[Replacement] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Span:
+    start: int  # normalized-text offsets
+    end: int
+    kind: str
+    detail: str = ""  # e.g. which date format, or the address levels
+
+
+def id_check_ok(num: str) -> bool:
+    """GB 11643: weighted sum of the 17 digits mod 11 indexes "10X98765432"."""
+    if len(num) != 18 or not num[:17].isdigit():
+        return False
+    total = sum(int(d) * w for d, w in zip(num[:17], _ID_WEIGHTS, strict=True))
+    if _ID_CHECK[total % 11] != num[17].upper():
+        return False
+    try:
+        dt.date(int(num[6:10]), int(num[10:12]), int(num[12:14]))
+    except ValueError:
+        return False
+    return num[0] in "12345678"
+
+
+def _lookalike_before(text: str, start: int) -> bool:
+    return bool(_LOOKALIKE_LABEL.search(text, max(0, start - 12), start))
+
+
+def _detect(text: str) -> list[_Span]:
+    spans: list[_Span] = []
+    add = spans.append
+    for m in _RE_EMAIL.finditer(text):
+        add(_Span(m.start(), m.end(), "email"))
+    for m in _RE_ID_LABELED.finditer(text):
+        add(_Span(m.start(1), m.end(1), "id_card"))
+    for m in _RE_ID.finditer(text):
+        if id_check_ok(m.group(1)) and not _lookalike_before(text, m.start()):
+            add(_Span(m.start(1), m.end(1), "id_card"))
+    for m in _RE_MOBILE.finditer(text):
+        if not _lookalike_before(text, m.start()):
+            add(_Span(m.start(), m.end(), "mobile"))
+    for m in _RE_LANDLINE.finditer(text):
+        add(_Span(m.start(), m.end(), "landline"))
+    for m in _RE_LANDLINE_LABELED.finditer(text):
+        add(_Span(m.start(1), m.end(1), "landline"))
+    for m in _RE_RECORD.finditer(text):
+        add(_Span(m.start(1), m.end(1), "record_no"))
+    for m in _RE_DATE_FULL.finditer(text):
+        add(_Span(m.start(), m.end(), "date", "full"))
+    for m in _RE_DATE_YM.finditer(text):
+        add(_Span(m.start(), m.end(), "date", "ym"))
+    for m in _RE_DATE_MD.finditer(text):
+        add(_Span(m.start(), m.end(), "date", "md"))
+    spans.extend(_hospitals(text))
+    spans.extend(_addresses(text))
+    for m in _RE_NAME_LABEL.finditer(text):
+        g = 1 if m.group(1) else 2
+        add(_Span(m.start(g), m.end(g), "name"))
+    for m in _RE_NAME_CONTEXT.finditer(text):
+        add(_Span(m.start(1), m.end(1), "name"))
+    for m in _RE_NAME_MOU.finditer(text):
+        add(_Span(m.start(), m.end(), "name", "mou"))
+    for s in spans:
+        if s.kind == "name" and _RE_NAME_MOU.fullmatch(text, s.start, s.end):
+            s.detail = "mou"
+    # precedence: structured identifiers first, then the order above; no overlaps
+    order = {k: i for i, k in enumerate(("email", "id_card", "mobile", "landline", "record_no", "date", "hospital", "address", "name"))}
+    spans.sort(key=lambda s: (order[s.kind], s.start))
+    taken: list[_Span] = []
+    for s in spans:
+        if s.end <= s.start:
+            continue
+        if any(s.start < t.end and t.start < s.end for t in taken):
+            continue
+        taken.append(s)
+    taken.sort(key=lambda s: s.start)
+    return taken
+
+
+def _hospitals(text: str) -> list[_Span]:
+    out = []
+    g = gazetteer()
+    for m in _HOSPITAL_SUFFIX.finditer(text):
+        # walk back over the name, stopping at prepositions and punctuation
+        s = m.start()
+        while s > 0 and s > m.start() - 16 and text[s - 1] not in _HOSPITAL_STOP and "\u4e00" <= text[s - 1] <= "\u9fa5":
+            s -= 1
+        # a place name inside the run anchors the start: 天入北京协和医院 → 北京协和医院
+        prefix = text[s : m.start()]
+        anchors = [p for p in (prefix.find(a) for a in g.aliases if a in prefix) if p > 0]
+        places = g.find(prefix)
+        if places and places[0][0] > 0:
+            anchors.append(places[0][0])
+        if anchors:
+            s += min(anchors)
+            prefix = text[s : m.start()]
+        for w in _HOSPITAL_GENERIC_WORDS:
+            if prefix.startswith(w):
+                prefix = prefix[len(w) :]
+                s += len(w)
+        if not prefix:
+            continue
+        has_place = bool(g.find(prefix)) or any(prefix.startswith(a) for a in g.aliases if len(a) <= len(prefix))
+        specific = [c for c in prefix if c not in _HOSPITAL_GENERIC_CHARS]
+        if has_place or len(specific) >= 2:
+            out.append(_Span(s, m.end(), "hospital"))
+    return out
+
+
+def _addresses(text: str) -> list[_Span]:
+    g = gazetteer()
+    out: list[_Span] = []
+    found = g.find(text)
+    # merge adjacent names into chains: 湖南省长沙市岳麓区
+    chains: list[list[tuple[int, int, str]]] = []
+    for f in found:
+        if chains and chains[-1][-1][1] == f[0]:
+            chains[-1].append(f)
+        else:
+            chains.append([f])
+    for chain in chains:
+        start, end = chain[0][0], chain[-1][1]
+        levels = {lvl for _, _, lvl in chain}
+        # a province short name just before (湖南长沙市)
+        for alias_len in (3, 2):
+            a = text[max(0, start - alias_len) : start]
+            if len(a) == alias_len and g.aliases.get(a) == "province":
+                start -= alias_len
+                levels.add("province")
+                break
+        street = STREET_RE.match(text, end)
+        has_street = bool(street and street.end() > end)
+        if has_street:
+            end = street.end()
+        fine = levels & {"county", "town"} or (levels & {"prefecture"} and len(chain) > 1)
+        if fine or has_street:
+            out.append(_Span(start, end, "address", ",".join(sorted(levels)) + ("+street" if has_street else "")))
+    for m in _ADDRESS_LABEL.finditer(text):
+        stop = _CLAUSE_STOP.search(text, m.end())
+        end = stop.start() if stop else len(text)
+        if end - m.end() >= 2:
+            out.append(_Span(m.end(), min(end, m.end() + 40), "address", "label"))
+    return out
+
+
+class _Surrogates:
+    """Consistent, seeded replacements for one record."""
+
+    _GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红梅建国志文斌宇浩晨欣怡子涵佳琪"
+    _FAKE_SURNAMES = "甲乙丙丁戊己庚辛壬癸"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        days = self.rng.randint(30, 400)
+        self.shift = dt.timedelta(days=days if self.rng.random() < 0.5 else -days)
+        self.memo: dict[tuple[str, str], str] = {}
+        self.counters: dict[str, int] = {}
+        self.ref_year: int | None = None
+
+    def _next(self, kind: str) -> int:
+        self.counters[kind] = self.counters.get(kind, 0) + 1
+        return self.counters[kind]
+
+    def _digits(self, n: int) -> str:
+        return "".join(self.rng.choice("0123456789") for _ in range(n))
+
+    def get(self, kind: str, original: str, detail: str) -> str:
+        key = (kind, original)
+        if key in self.memo:
+            return self.memo[key]
+        rep = self._make(kind, original, detail)
+        self.memo[key] = rep
+        return rep
+
+    def _make(self, kind: str, original: str, detail: str) -> str:
+        n = self._next(kind)
+        if kind == "name":
+            surname = self._FAKE_SURNAMES[(n - 1) % len(self._FAKE_SURNAMES)]
+            if detail == "mou":
+                return surname + "某" * (len(original) - 1 if original.endswith("某某") else 1)
+            return surname + "".join(self.rng.choice(self._GIVEN) for _ in range(max(1, len(original) - 1)))
+        if kind == "id_card":
+            # region code 000000 never exists, so a surrogate can never be a real number
+            return "000000" + self._digits(len(original) - 6)
+        if kind == "mobile":
+            return "100" + self._digits(8)  # 10x is not a mobile prefix
+        if kind == "landline":
+            return "000-" + self._digits(8)
+        if kind == "record_no":
+            lead = re.match(r"[A-Za-z\-]*", original).group(0)
+            return lead + self._digits(len(original) - len(lead))
+        if kind == "email":
+            return f"user{n}@example.com"
+        if kind == "hospital":
+            suffix = _HOSPITAL_SUFFIX.search(original)
+            return f"某{'甲乙丙丁戊己庚辛'[(n - 1) % 8]}" + (suffix.group(0) if suffix else "医院")
+        if kind == "address":
+            return f"某地{n}号"
+        return f"[{kind}]"
+
+    def date(self, span_text: str, detail: str) -> str | None:
+        """Shift a date by the record offset, keeping its format; None if not a real date."""
+        if detail == "full":
+            m = _RE_DATE_FULL.fullmatch(span_text)
+            if not m:
+                return None
+            y = int(m.group(1))
+            mo, d = (int(m.group(3)), int(m.group(4))) if m.group(2) else (int(m.group(6)), int(m.group(7)))
+            try:
+                new = dt.date(y, mo, d) + self.shift
+            except ValueError:
+                return None
+            self.ref_year = self.ref_year or y
+            if m.group(2):
+                tail = span_text[m.end(4) :]
+                return f"{new.year}年{new.month}月{new.day}" + (tail if tail else "")
+            sep = m.group(5)
+            pad = len(m.group(6)) == 2
+            return f"{new.year}{sep}{new.month:02d}{sep}{new.day:02d}" if pad else f"{new.year}{sep}{new.month}{sep}{new.day}" + span_text[m.end(7) :]
+        if detail == "ym":
+            m = _RE_DATE_YM.fullmatch(span_text)
+            try:
+                new = dt.date(int(m.group(1)), int(m.group(2)), 15) + self.shift
+            except (ValueError, AttributeError):
+                return None
+            return f"{new.year}年{new.month}月"
+        if detail == "md":
+            m = _RE_DATE_MD.fullmatch(span_text)
+            try:
+                # a leap reference year keeps 2月29日 valid
+                new = dt.date(self.ref_year or 2000, int(m.group(1)), int(m.group(2))) + self.shift
+            except (ValueError, AttributeError):
+                try:
+                    new = dt.date(2000, int(m.group(1)), int(m.group(2))) + self.shift
+                except (ValueError, AttributeError):
+                    return None
+            return f"{new.month}月{new.day}" + span_text[-1]
+        return None
+
+
+def find_phi(text: str) -> list[Replacement]:
+    """PHI spans in ``text`` (original offsets); ``replacement`` is left empty."""
+    norm = normalize(text)
+    out = []
+    for s in _detect(norm.text):
+        a, b = norm.to_orig(s.start, s.end)
+        out.append(Replacement(s.kind, text[a:b], "", a, b))
+    return out
+
+
+def deidentify(text: str, *, seed: int = 0) -> DeidResult:
+    """Replace PHI with consistent surrogates; full dates shift by one seeded offset."""
+    norm = normalize(text)
+    spans = _detect(norm.text)
+    sur = _Surrogates(seed)
+    # full dates first so month-day dates can borrow their year
+    for s in spans:
+        if s.kind == "date" and s.detail == "full":
+            sur.ref_year = sur.ref_year or int(norm.text[s.start : s.start + 4])
+            break
+    reps: list[Replacement] = []
+    for s in spans:
+        a, b = norm.to_orig(s.start, s.end)
+        original = text[a:b]
+        if s.kind == "date":
+            new = sur.date(norm.text[s.start : s.end], s.detail)
+            if new is None:
+                continue
+        else:
+            new = sur.get(s.kind, original, s.detail)
+        reps.append(Replacement(s.kind, original, new, a, b))
+    parts = []
+    prev = 0
+    for r in reps:
+        parts.append(text[prev : r.start])
+        parts.append(r.replacement)
+        prev = r.end
+    parts.append(text[prev:])
+    return DeidResult("".join(parts), reps)
+
+
+_WARN_LABELS = {
+    "name": "姓名",
+    "id_card": "身份证号",
+    "mobile": "手机号",
+    "landline": "固定电话",
+    "record_no": "住院号/病案号/门诊号",
+    "email": "电子邮箱",
+    "date": "完整日期",
+    "address": "地址",
+}
+
+
+def phi_warnings(text: str) -> list[str]:
+    """Human-readable warnings for anything in ``text`` that still looks like PHI.
+
+    Already-masked names (张某, 李某某), hospital names and dates without a year are not
+    reported: de-identified cases keep those on purpose.
+    """
+    norm = normalize(text)
+    out = []
+    for s in _detect(norm.text):
+        if s.kind == "hospital" or (s.kind == "name" and s.detail == "mou") or (s.kind == "date" and s.detail != "full"):
+            continue
+        a, b = norm.to_orig(s.start, s.end)
+        value = text[a:b]
+        if s.kind == "id_card" and value.startswith("000000"):
+            continue  # our own surrogate
+        out.append(f"possible {_WARN_LABELS.get(s.kind, s.kind)} ({s.kind}) at {a}: {value}")
+    return out

@@ -1,0 +1,188 @@
+"""Typed clinical lexicons, lay synonyms and cue lists, loaded once from ``lexicons/``.
+
+Every file is plain text with a ``# source:`` / ``# licence:`` header. Typed lists are
+``canonical|alias|alias``; lay synonyms are ``lay<TAB>standard``; cue lists are one cue a
+line (with ``<TAB>pre|post`` where the position matters).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from medsim.paths import lexicons_dir
+
+# file stem → entity type; the order is the priority when one surface has several types
+TYPED_FILES: dict[str, str] = {
+    "diseases": "disease",
+    "symptoms": "symptom",
+    "exams": "exam",
+    "drugs": "drug",
+    "procedures": "procedure",
+    "departments": "department",
+    "body_parts": "body_part",
+}
+ENTITY_TYPES = (
+    "disease", "symptom", "drug", "exam", "procedure", "body_part", "department",
+    "lab_value", "vital", "dose", "duration", "frequency", "demographic",
+)
+
+# Short Latin aliases (N, K, P, TB, PT…) are lab labels, never free-text terms: "N 78%" is a
+# neutrophil share but a bare "P" or "TB" in prose is not a finding. These few are safe.
+_FREE_SHORT_LATIN = {"CT", "MR", "DR", "B超"}
+
+
+def _is_label_only(term: str) -> bool:
+    return term.isascii() and len(term) <= 2 and term.upper() not in _FREE_SHORT_LATIN
+
+
+def _data_lines(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            out.append(line)
+    return out
+
+
+def _key(term: str) -> str:
+    """Lookup key: Latin letters compared case-insensitively (cea == CEA)."""
+    return term.upper() if term.isascii() else term
+
+
+@dataclass
+class Lexicon:
+    """All lexicons in memory. Use :func:`get_lexicon` to get the shared instance."""
+
+    # surface key → (canonical, types)
+    entries: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    by_type: dict[str, set[str]] = field(default_factory=dict)
+    label_only: set[str] = field(default_factory=set)
+    lay_synonyms: dict[str, str] = field(default_factory=dict)
+    standard_to_lay: dict[str, list[str]] = field(default_factory=dict)
+    negation_pre: list[str] = field(default_factory=list)
+    negation_post: list[str] = field(default_factory=list)
+    uncertainty_pre: list[str] = field(default_factory=list)
+    uncertainty_post: list[str] = field(default_factory=list)
+    pseudo_negations: list[str] = field(default_factory=list)
+    family_markers: list[str] = field(default_factory=list)
+    historical_markers: list[str] = field(default_factory=list)
+    max_term_len: int = 1
+
+    # -- queries ---------------------------------------------------------------
+    def lookup(self, surface: str) -> tuple[str, tuple[str, ...]] | None:
+        """(canonical, types) for a typed-lexicon surface form, or None."""
+        return self.entries.get(_key(surface))
+
+    def canonical(self, term: str) -> str | None:
+        """Standard term for a synonym, brand name, abbreviation or lay phrase."""
+        hit = self.entries.get(_key(term))
+        if hit:
+            return hit[0]
+        std = self.lay_synonyms.get(term)
+        if std is not None:
+            hit = self.entries.get(_key(std))
+            return hit[0] if hit else std
+        return None
+
+    def type_of(self, term: str) -> str | None:
+        hit = self.entries.get(_key(term))
+        if hit:
+            return hit[1][0]
+        std = self.lay_synonyms.get(term)
+        if std is not None:
+            hit = self.entries.get(_key(std))
+            return hit[1][0] if hit else None
+        return None
+
+    def terms(self, type_: str) -> set[str]:
+        """Canonical terms of one type (disease, symptom, drug, exam, …)."""
+        return set(self.by_type.get(type_, set()))
+
+    def surfaces(self) -> list[str]:
+        """Every surface form of every typed term plus the lay phrases (for the segmenter)."""
+        out = [canon_surface for canon_surface in self._surface_text.values()]
+        out.extend(self.lay_synonyms)
+        return out
+
+    def lay_terms_for(self, standard: str) -> list[str]:
+        """Lay phrases a patient might use for a standard term (empty if none known)."""
+        canon = self.canonical(standard) or standard
+        return list(self.standard_to_lay.get(canon, []))
+
+    _surface_text: dict[str, str] = field(default_factory=dict, repr=False)
+
+
+def _load(folder: Path) -> Lexicon:
+    lex = Lexicon()
+    for stem, type_ in TYPED_FILES.items():
+        path = folder / f"{stem}.txt"
+        if not path.exists():
+            continue
+        canon_set = lex.by_type.setdefault(type_, set())
+        for line in _data_lines(path):
+            names = [n.strip() for n in line.split("|") if n.strip()]
+            canon = names[0]
+            canon_set.add(canon)
+            for name in names:
+                k = _key(name)
+                prev = lex.entries.get(k)
+                if prev is None:
+                    lex.entries[k] = (canon, (type_,))
+                    lex._surface_text[k] = name
+                elif type_ not in prev[1]:
+                    # keep the first canonical; remember the extra type for context rules
+                    lex.entries[k] = (prev[0], prev[1] + (type_,))
+                if _is_label_only(name):
+                    lex.label_only.add(k)
+                lex.max_term_len = max(lex.max_term_len, len(name))
+    lay = folder / "lay_synonyms.txt"
+    if lay.exists():
+        for line in _data_lines(lay):
+            parts = line.split("\t")
+            if len(parts) != 2:
+                continue
+            lay_term, std = parts[0].strip(), parts[1].strip()
+            lex.lay_synonyms[lay_term] = std
+            canon = lex.canonical(std) or std
+            lex.standard_to_lay.setdefault(canon, []).append(lay_term)
+    for stem, pre_attr, post_attr in (
+        ("negation_cues", "negation_pre", "negation_post"),
+        ("uncertainty_cues", "uncertainty_pre", "uncertainty_post"),
+    ):
+        path = folder / f"{stem}.txt"
+        if path.exists():
+            for line in _data_lines(path):
+                cue, _, pos = line.partition("\t")
+                getattr(lex, post_attr if pos.strip() == "post" else pre_attr).append(cue.strip())
+    for stem, attr in (
+        ("pseudo_negations", "pseudo_negations"),
+        ("family_markers", "family_markers"),
+        ("historical_markers", "historical_markers"),
+    ):
+        path = folder / f"{stem}.txt"
+        if path.exists():
+            setattr(lex, attr, _data_lines(path))
+    return lex
+
+
+_lock = threading.Lock()
+
+
+@cache
+def _cached(folder: str) -> Lexicon:
+    return _load(Path(folder))
+
+
+def get_lexicon() -> Lexicon:
+    """The shared lexicon (loaded on first use, then cached)."""
+    with _lock:
+        return _cached(str(lexicons_dir()))
+
+
+def thuocl_words() -> list[str]:
+    """THUOCL medical words (MIT) for the segmenter dictionary only: they carry no type."""
+    path = lexicons_dir() / "thuocl_medical_words.txt"
+    return _data_lines(path) if path.exists() else []

@@ -1,0 +1,189 @@
+"""Negation, uncertainty, family history and past history of clinical findings.
+
+Rules, as a physician writes records:
+- a *pre* cue (否认, 无, 未见, 不伴…) reaches forward to the end of its clause; a clause ends
+  at ，。；！？ or a line break and at contrast words (但, 但是, 然而, 而, 却). 、 和 及 do not end it,
+  so 否认高血压、糖尿病史 negates both;
+- a *post* cue (阴性, (-), 未见异常, 待排, 可能, ？) applies to the findings right before it,
+  joined by 、 和 及;
+- pseudo-negations (无明显诱因, 不明原因, 无痛性…) are not cues: 无明显诱因出现胸痛 is chest pain;
+- a family marker (父亲, 家族中…) earlier in the clause, or a 家族史 section, makes the
+  owner "family"; a history marker (既往, 曾…), a trailing 史/病史, or a 既往史 section
+  makes the finding historical.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from functools import cache
+
+from medsim.text.entities import Entity
+from medsim.text.lexicon import get_lexicon
+from medsim.text.normalize import Normalized
+
+FINDING_TYPES = {"disease", "symptom", "exam", "drug", "procedure"}
+_CLAUSE_END = re.compile(r"[，。；！？\n]|但是|但|然而|(?<![继从进因反然])而(?![且后])|却")
+_SECTION = re.compile(r"(家族史|既往史|个人史|婚育史|月经史|现病史|主诉|体格检查|辅助检查|诊断|过敏史|手术史)\s*[：:\n]")
+_CONNECT = set("、和及与或并 ：，")  # what may sit between findings a post cue covers (no clause end)
+_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|示|为)*[\s：]*$")
+_HIST_SUFFIX = re.compile(r"(?:病)?史")
+# 高血压、糖尿病史: the trailing 史 covers the whole list
+_HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*病?史")
+_CLAUSE_POST = {"？", "?"}  # a question mark hedges the whole clause before it
+
+
+@dataclass(slots=True)
+class Finding:
+    entity: Entity
+    polarity: str = "present"  # present | absent | uncertain
+    owner: str = "patient"  # patient | family
+    historical: bool = False
+    cue: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    start: int
+    end: int
+    text: str
+    kind: str  # neg_pre | neg_post | unc_pre | unc_post | family | hist
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+@cache
+def _regexes() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
+    lex = get_lexicon()
+    kinds: dict[str, str] = {}
+    # the same cue can be pre and post (不除外): keep both roles
+    groups = [
+        ("unc_pre", lex.uncertainty_pre),
+        ("unc_post", lex.uncertainty_post),
+        ("neg_post", lex.negation_post),
+        ("neg_pre", lex.negation_pre),
+        ("family", lex.family_markers),
+        ("hist", lex.historical_markers),
+    ]
+    pat = "|".join(f"(?P<{k}>{_alternation(ws)})" for k, ws in groups if ws)
+    pseudo = re.compile(_alternation(lex.pseudo_negations)) if lex.pseudo_negations else re.compile(r"(?!x)x")
+    for k, ws in groups:
+        for w in ws:
+            kinds.setdefault(w, k)
+    return re.compile(pat), pseudo, kinds
+
+
+def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
+    cue_re, pseudo_re, _ = _regexes()
+    lex = get_lexicon()
+    pseudo = [(m.start(), m.end()) for m in pseudo_re.finditer(text)]
+    # the same string may be a pre and a post cue (不除外, 未及): roles decided by position
+    both_unc = set(lex.uncertainty_pre) & set(lex.uncertainty_post)
+    both_neg = set(lex.negation_pre) & set(lex.negation_post)
+    ent_spans = [(e.nstart, e.nend) for e in entities]
+    ent_starts = [s for s, _ in ent_spans]
+    cues: list[_Cue] = []
+    for m in cue_re.finditer(text):
+        s, e, kind = m.start(), m.end(), m.lastgroup or ""
+        # inside a finding's own words (四肢无力, 无痛性肉眼血尿) it is not a cue
+        i = bisect_right(ent_starts, s) - 1
+        if i >= 0 and ent_spans[i][0] <= s and e <= ent_spans[i][1] and kind not in ("unc_post",):
+            continue
+        if kind.startswith("neg") and any(ps <= s and e <= pe for ps, pe in pseudo):
+            continue
+        w = m.group(0)
+        if w in both_unc:
+            cues.append(_Cue(s, e, w, "unc_pre"))
+            cues.append(_Cue(s, e, w, "unc_post"))
+        elif w in both_neg:
+            cues.append(_Cue(s, e, w, "neg_pre"))
+            cues.append(_Cue(s, e, w, "neg_post"))
+        else:
+            cues.append(_Cue(s, e, w, kind))
+    return cues
+
+
+def _sections(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of 家族史 / 既往史 sections, ending at the next header or line."""
+    heads = list(_SECTION.finditer(text))
+    out = []
+    for k, m in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        nl = text.find("\n", m.end())
+        if nl != -1 and text[m.end() : nl].strip():
+            end = min(end, nl)
+        out.append((m.end(), end, m.group(1)))
+    return out
+
+
+def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
+    text = norm.text
+    bound_ends = {m.start(): m.end() for m in _CLAUSE_END.finditer(text)}
+    bounds = list(bound_ends)
+    cues = _find_cues(text, entities)
+    cue_starts = [c.start for c in cues]
+    sections = _sections(text)
+    findings_ents = [e for e in entities if e.type in FINDING_TYPES]
+    ent_starts = [e.nstart for e in findings_ents]
+    out: list[Finding] = []
+    for e in findings_ents:
+        bi = bisect_right(bounds, e.nstart - 1) - 1
+        cs = bound_ends[bounds[bi]] if bi >= 0 else 0
+        ci = bisect_left(bounds, e.nend)
+        ce = bounds[ci] if ci < len(bounds) else len(text)
+        f = Finding(e)
+        best_pre: _Cue | None = None
+        lo = bisect_left(cue_starts, cs)
+        hi = bisect_right(cue_starts, ce)  # a closing ？ sits on the boundary itself
+        for c in cues[lo:hi]:
+            if c.end <= e.nstart:
+                if c.kind in ("neg_pre", "unc_pre"):
+                    if best_pre is None or c.start >= best_pre.start:
+                        best_pre = c
+                elif c.kind == "family":
+                    f.owner = "family"
+                elif c.kind == "hist":
+                    f.historical = True
+        clause_ents = findings_ents[bisect_left(ent_starts, e.nstart) : bisect_left(ent_starts, ce)]
+        post = _post_cue(text, e, clause_ents, cues[lo:hi])
+        chosen = post or best_pre
+        if chosen is not None:
+            f.polarity = "absent" if chosen.kind.startswith("neg") else "uncertain"
+            f.cue = chosen.text
+        # an uncertainty cue anywhere around wins over a bare 无 (不除外 / 待排 / ？)
+        if f.polarity == "absent" and best_pre and post and best_pre.kind != post.kind:
+            f.polarity, f.cue = "uncertain", (best_pre if best_pre.kind == "unc_pre" else post).text
+        if _HIST_RUN.match(text, e.nend):
+            f.historical = True
+        for s, end, name in sections:
+            if s <= e.nstart < end:
+                if name == "家族史":
+                    f.owner = "family"
+                elif name in ("既往史", "手术史"):
+                    f.historical = True
+        out.append(f)
+    return out
+
+
+def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue]) -> _Cue | None:
+    """A post cue right after this finding, or after the run of findings it belongs to."""
+    for c in cues:
+        if c.start < e.nend or c.kind not in ("neg_post", "unc_post"):
+            continue
+        if c.text in _CLAUSE_POST:
+            return c
+        gap_start = e.nend
+        # walk over later findings joined by 、/和/及 up to the cue
+        for other in ents:
+            if other.nstart >= gap_start and other.nend <= c.start:
+                between = text[gap_start : other.nstart]
+                if _POST_GAP.match(between) or _HIST_SUFFIX.fullmatch(between.strip("、")):
+                    gap_start = other.nend
+        between = text[gap_start : c.start]
+        if _POST_GAP.match(between) or _HIST_SUFFIX.fullmatch(between):
+            return c
+        return None
+    return None
