@@ -375,9 +375,9 @@ def extract_choices(text: str, letters: list[str] | None = None) -> list[str]:
 
     marker = re.compile(
         r"(?P<neg>不|非|排除|而不是|并非)?"
-        r"(?:(?:(?:正确|最终|最佳|标准|参考)?答案|答)\s*(?:应该是|应该为|应为|应是|应选|应当是|可能是|是|为|选择?|:)?"
-        r"|(?<!不)选择?(?!项)|故选|应选)"
-        rf"\s*[:：]?\s*[(（【\[]?\s*{group}{tail}",
+        r"(?:(?:(?:正确|最终|最佳|标准|参考)?答案|答)[\s*】\]]*(?:应该是|应该为|应为|应是|应选|应当是|可能是|是|为|选择?|:)?"
+        r"|(?<!不)选择?(?!项)|故选|应选|(?:[Tt]he\s+)?(?:[Cc]orrect\s+|[Ff]inal\s+)?[Aa]nswer\s*(?:is|:)?)"
+        rf"[\s*]*[:：]?[\s*]*[(（【\[]?[\s*]*{group}{tail}",
     )
     hits = [m for m in marker.finditer(text) if not m.group("neg")]
     if hits:

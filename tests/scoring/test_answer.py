@@ -160,3 +160,13 @@ def test_shuffles_are_deterministic_and_identity_without_seed():
 
 def test_two_step_shuffle_is_never_the_gold_order():
     assert all(shuffle_steps(2, s) == [1, 0] for s in range(20))
+
+
+def test_choice_markdown_bracket_and_english_markers_beat_explanations():
+    cases = {
+        "**答案：B**\n解析：A项错误": ["B"], "答案：**B**\n解析：A项错误，C项……": ["B"],
+        "【答案】B\n【解析】A错误": ["B"], "The answer is B, not A": ["B"], "Answer: B. A is wrong": ["B"],
+        "选项A、B均错误，正确答案为C": ["C"], "根据指南，选D。A不对因为…… B也不对": ["D"], "B是正确答案": ["B"],
+    }
+    for text, want in cases.items():
+        assert extract_choices(text, LETTERS) == want, text
