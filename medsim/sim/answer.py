@@ -215,11 +215,14 @@ def _parse_json_answer(text: str, fields: dict[str, str]) -> ParsedAnswer:
         obj = _key_value_lines(text, list(fields))
     if not obj:
         return ParsedAnswer(None, "no JSON object found")
+    obj = _unnest(obj, list(fields))
     lowered = {str(k).strip().lower(): v for k, v in obj.items()}
     value: dict[str, Any] = {}
     missing, bad = [], []
     for name, kind in fields.items():
         raw = obj.get(name, lowered.get(name.lower()))
+        if raw is None:  # a model that answered in Chinese keys: {"分诊级别": 2, "科室": "心内科"}
+            raw = next((obj[k] for k in KEY_ALIASES.get(name, ()) if obj.get(k) is not None), None)
         if raw is None or raw == "" or raw == []:
             missing.append(name)
             value[name] = None
@@ -232,6 +235,31 @@ def _parse_json_answer(text: str, fields: dict[str, str]) -> ParsedAnswer:
     if all(v is None for v in value.values()):
         return ParsedAnswer(None, "; ".join(problems) or "no field found")
     return ParsedAnswer(value, "; ".join(problems) or None)
+
+
+# Chinese key names models use for medsim's field names (tolerated, not required).
+KEY_ALIASES: dict[str, tuple[str, ...]] = {
+    "level": ("分诊级别", "分诊等级", "级别", "等级", "分级", "分诊分级", "triage_level"),
+    "department": ("科室", "分诊科室", "就诊科室", "推荐科室", "dept"),
+    "diagnosis": ("诊断", "主要诊断", "初步诊断", "primary_diagnosis"),
+    "primary_diagnosis": ("主要诊断", "诊断", "第一诊断"),
+    "tests": ("检查", "检查项目", "入院检查", "辅助检查"),
+    "treatment": ("治疗", "治疗方案", "处理"),
+    "sex": ("性别", "gender"),
+    "age": ("年龄",),
+    "chief_complaint": ("主诉",),
+    "allergy": ("过敏史", "过敏", "allergies"),
+    "smoking": ("吸烟", "是否吸烟", "吸烟史"),
+    "advice": ("建议", "医嘱", "处理建议"),
+}
+
+
+def _unnest(obj: dict[str, Any], fields: list[str]) -> dict[str, Any]:
+    """{"answer": {"level": 2, …}} → the inner object, when the outer one holds no field."""
+    if any(f in obj for f in fields):
+        return obj
+    inner = [v for v in obj.values() if isinstance(v, dict)]
+    return inner[0] if len(inner) == 1 and any(f in inner[0] for f in fields) else obj
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)

@@ -170,3 +170,9 @@ def test_choice_markdown_bracket_and_english_markers_beat_explanations():
     }
     for text, want in cases.items():
         assert extract_choices(text, LETTERS) == want, text
+
+
+def test_json_chinese_keys_and_nested_answer_object():
+    assert parse_answer('{"分诊级别": "Ⅱ级", "科室": "心内科"}', TRIAGE).value == {"level": 2, "department": "心内科"}
+    assert parse_answer('{"answer": {"level": 3, "department": "骨科"}}', TRIAGE).value == {
+        "level": 3, "department": "骨科"}
