@@ -1,7 +1,8 @@
 """similarity: cosine similarity of answer and reference embeddings (CliMedBench's WTD metric).
 
 The embedder is ``inp.services["embedder"]``: anything with ``embed(texts)`` returning vectors,
-sync or async. Without one the configured ``fallback`` scorer (default rouge) stands in, and
+sync or async. With an async embedder inside a running event loop the scorer returns a
+coroutine of the Score, which the runner awaits. Without one the configured ``fallback`` scorer (default rouge) stands in, and
 both the details and the reasons say so.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import math
-import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -31,34 +31,6 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-def _resolve(result: Any) -> Any:
-    """Await a coroutine from sync code, also when an event loop already runs in this thread."""
-    if not inspect.isawaitable(result):
-        return result
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(_wrap(result))
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["v"] = asyncio.run(_wrap(result))
-        except BaseException as exc:  # re-raised in the caller's thread
-            box["e"] = exc
-
-    t = threading.Thread(target=run)
-    t.start()
-    t.join()
-    if "e" in box:
-        raise box["e"]
-    return box["v"]
-
-
-async def _wrap(aw: Any) -> Any:
-    return await aw
-
-
 @scorer(NAME)
 def score_similarity(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
@@ -73,9 +45,37 @@ def score_similarity(inp: ScoreInput) -> Score:
         return Score(NAME, sub.value, [f"no embedder configured: {fallback} stands in", *sub.reasons],
                      {**sub.details, "stood_in_by": fallback}, error=sub.error)
     try:
-        vectors = _resolve(embedder.embed([answer_text(inp, inp.config.get("field")), ref]))
+        result = embedder.embed([answer_text(inp, inp.config.get("field")), ref])
+    except Exception as exc:
+        return _failed(exc)
+    if not inspect.isawaitable(result):
+        return _from_vectors(result, embedder)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # plain sync caller: run the coroutine here
+        return asyncio.run(_finish(result, embedder))
+    # Inside the runner's event loop: hand back a coroutine (the runner awaits awaitable
+    # scores), so an async client stays on the loop it was made for.
+    return _finish(result, embedder)  # type: ignore[return-value]
+
+
+async def _finish(result: Any, embedder: Any) -> Score:
+    try:
+        vectors = await result
+    except Exception as exc:
+        return _failed(exc)
+    return _from_vectors(vectors, embedder)
+
+
+def _failed(exc: Exception) -> Score:
+    # an embedding call failure is an error, never a zero
+    return Score(NAME, None, [f"embedding failed: {exc}"], error=f"embedder: {type(exc).__name__}: {exc}")
+
+
+def _from_vectors(vectors: Any, embedder: Any) -> Score:
+    try:
         sim = cosine(vectors[0], vectors[1])
-    except Exception as exc:  # an embedding call failure is an error, never a zero
-        return Score(NAME, None, [f"embedding failed: {exc}"], error=f"embedder: {type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return _failed(exc)
     value = max(0.0, min(1.0, sim))
     return Score(NAME, value, [f"余弦相似度 {sim:.3f}"], {"cosine": sim, "embedder": type(embedder).__name__})

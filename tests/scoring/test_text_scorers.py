@@ -1,4 +1,5 @@
 import asyncio
+import inspect
 import math
 
 import pytest
@@ -69,7 +70,9 @@ def test_similarity_cosine_sync_and_async():
 
 def test_similarity_async_embedder_inside_a_running_loop():
     async def main():
-        return run("similarity", REF, transcript("x"), services={"embedder": AsyncEmbedder()})
+        s = run("similarity", REF, transcript("x"), services={"embedder": AsyncEmbedder()})
+        assert inspect.isawaitable(s)  # the runner awaits it on its own loop
+        return await s
 
     assert asyncio.run(main()).value == pytest.approx(1.0)
 
