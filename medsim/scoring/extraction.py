@@ -2,7 +2,8 @@
 
 Per field a credit in [0, 1]: 1 when the normalized values agree (sex 男/男性/M; age 58岁 ==
 58; booleans 是/有/true; quantities 4g == 4000mg; "无"/"否认"/"没有" alike; terms by synonym,
-containment or fuzzy ratio), the set F1 for list fields. Then
+containment or fuzzy ratio, with every number in the gold present alike — 胸痛3小时 never
+matches 胸痛2小时), the set F1 for list fields. Then
 precision = Σcredit / fields the model filled, recall = Σcredit / fields the gold fills,
 value = F1.
 """
@@ -22,6 +23,7 @@ NAME = "extraction"
 _SEX = {"男": "男", "男性": "男", "m": "男", "male": "男", "man": "男", "女": "女", "女性": "女", "f": "女",
         "female": "女", "woman": "女"}
 _NONE = {"无", "否认", "没有", "none", "null", "未提及", "不详", "n/a", "na", "阴性", "否"}
+_NUMS = re.compile(r"\d+(?:\.\d+)?")
 _AGE = re.compile(r"^(\d+(?:\.\d+)?)(岁|周岁|个月|月|天|日)?$")
 
 
@@ -57,7 +59,7 @@ def field_credit(pred: Any, gold: Any, kind: str | None = None) -> tuple[float, 
     pu, gu = normalize_units(pn), normalize_units(gn)
     if pu == gu:
         return 1.0, "exact"
-    if re.search(r"\d", gu):  # values with numbers must agree exactly, not fuzzily (156 vs 165)
+    if sorted(_NUMS.findall(pu)) != sorted(_NUMS.findall(gu)):  # 156 vs 165: never fuzzy
         return 0.0, "value"
     m = match_term(pred, gold)
     return float(m.ok), m.how or "term"

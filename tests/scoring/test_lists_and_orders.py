@@ -159,3 +159,12 @@ def test_extraction_missing_field_lowers_recall_only():
 def test_extraction_numbers_must_agree_exactly():
     assert _ext(dict(GOLD, age=48)).details["fields"]["age"] == 0.0
     assert _ext(dict(GOLD, age="8个月")).details["fields"]["age"] == 0.0
+
+
+def test_extraction_text_with_numbers_needs_the_same_numbers():
+    from medsim.scoring.extraction import field_credit
+
+    assert field_credit("胸痛3小时", "胸痛2小时") == (0.0, "value")
+    assert field_credit("右下腹痛并自扪及包块3小时。", "右下腹痛并自扪及包块3小时")[0] == 1.0
+    assert field_credit("肌酐156 umol/L", "肌酐156μmol/L")[0] == 1.0
+    assert field_credit("肌酐165μmol/L", "肌酐156μmol/L")[0] == 0.0
