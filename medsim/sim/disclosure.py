@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from medsim.scenario.schema import Case, PatientSpec
-from medsim.sim import leak
+from medsim.sim import lay, leak, textlink
 
 # Fields a patient can speak from at all (vitals, exam, tests and diagnosis are not theirs).
 PATIENT_FIELDS = (
@@ -45,5 +45,20 @@ class Policy:
         return self.case.record_section(name) or ""
 
     def disclosable(self) -> dict[str, str]:
-        """The fields the patient may speak from, with their text (for the LLM prompt)."""
-        return {f: self.text(f) for f in PATIENT_FIELDS if self.allowed(f) and self.text(f)}
+        """The fields the patient may speak from, with their text (for the LLM prompt).
+
+        Clauses the patient cannot know — test results, examination findings, a doctor's
+        diagnosis — are left out even when the record writes them inside the hpi.
+        """
+        out = {}
+        for f in PATIENT_FIELDS:
+            if not (self.allowed(f) and self.text(f)):
+                continue
+            if f == "demographics":
+                out[f] = self.text(f)
+                continue
+            kept = [c for c in textlink.clauses(self.text(f))
+                    if not lay.is_jargon(c) and not leak.find_leaks(c, self.leak_terms)]
+            if kept:
+                out[f] = "，".join(kept) + "。"
+        return out

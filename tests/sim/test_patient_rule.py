@@ -5,9 +5,13 @@ diagnosis, and is deterministic for a seed."""
 from __future__ import annotations
 
 import asyncio
+import sys
+from pathlib import Path
 
 import pytest
-from patient_cases import pid_case, spec, spec_with, stemi_case
+
+sys.path.insert(0, str(Path(__file__).parent))  # works with or without a tests/sim/__init__.py
+from patient_cases import pid_case, spec, spec_with, stemi_case  # noqa: E402
 
 from medsim.scenario.schema import Disclosure, PatientSpec
 from medsim.sim.patient import PatientReply, make_patient

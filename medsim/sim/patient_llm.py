@@ -1,0 +1,196 @@
+"""The LLM patient: a chat model playing the patient, grounded in the record, every turn guarded.
+
+The system prompt holds only what the patient may say (the volunteered and on_ask fields),
+the persona, and the disclosure rules. Each turn goes through the guard (``patient_guard``):
+a turn that leaks the diagnosis, invents a finding or quotes a result is regenerated with
+the flags fed back, at most ``max_regenerations`` times; a turn still flagged is kept and
+flagged. ``meta`` carries the counts so a run can say how often each happened.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from medsim.models.base import ChatModel, ChatResult, Message
+from medsim.scenario.schema import Case, PatientSpec
+from medsim.sim import lay, textlink
+from medsim.sim.disclosure import Policy
+from medsim.sim.patient import PatientReply
+from medsim.sim.patient_guard import guard_turn
+from medsim.sim.topics import classify
+from medsim.sim.transcript import Turn
+
+FIELD_ZH = {
+    "demographics": "一般情况", "chief_complaint": "主诉（来看病的原因）", "hpi": "这次发病的经过",
+    "past_history": "以前的病", "personal_history": "个人情况（抽烟喝酒、工作）",
+    "menstrual_obstetric_history": "月经和生育情况", "family_history": "家里人的病", "allergies": "过敏",
+    "medications": "平时吃的药",
+}
+_LITERACY = {"low": "你文化程度不高，不懂医学名词，只用大白话", "medium": "你说话用普通人的日常用语",
+             "high": "你文化程度较高，但仍以患者的口吻说话"}
+_MOOD = {"calm": "情绪平稳", "anxious": "你很焦虑，担心自己的病情，常会问医生严不严重",
+         "irritable": "你有些烦躁、不耐烦"}
+_STYLE = {"plain": "回答自然、简短", "terse": "你话很少，每次只回答一句", "talkative": "你爱说话，但不会编造病情",
+          "vague_elderly": "你是老人，记性不太好，说话常带“好像”“记不清了”"}
+
+
+def system_prompt(policy: Policy) -> str:
+    spec = policy.spec
+    persona = spec.persona
+    volunteered = [f for f in spec.disclose.volunteered if policy.allowed(f)]
+    lines = [
+        "你在扮演一位来医院看病的患者，正在和医生对话。请始终以患者本人的身份、用第一人称、口语化的中文回答。",
+        f"性格与说话方式：{_LITERACY[persona.literacy]}；{_MOOD[persona.mood]}；{_STYLE[persona.style]}。",
+        "",
+        "【你知道的关于自己的情况】（来自病历，只能根据这些回答）",
+    ]
+    for field, text in policy.disclosable().items():
+        lines.append(f"- {FIELD_ZH.get(field, field)}：{text}")
+    lines += [
+        "",
+        "【规则】",
+        f"1. 开场时只说：{'、'.join(FIELD_ZH.get(f, f) for f in volunteered) or '来看病的原因'}；其他情况医生问到才说，问什么答什么，每次一到三句话。",
+        "2. 用老百姓的说法，不用医学术语（例如说“胸口疼”而不是“胸骨后疼痛”，说“喘不上气”而不是“呼吸困难”）。",
+        f"3. 上面没有写到的情况，一律回答不知道，例如：“{spec.unknown_reply}”或“这个没注意”。绝不编造症状、病史或数字。",
+        "4. 你不知道自己得的是什么病：绝不说出任何诊断或病名（上面写明的既往病除外），也不要猜测。",
+        "5. 你不知道任何检查、化验、体格检查的结果和生命体征数值，医生问起就说不知道。",
+        "6. 不要扮演医生，不要给出医学建议，不要输出任何说明或括号里的旁白，只输出患者说的话。",
+    ]
+    return "\n".join(lines)
+
+
+class LLMPatient:
+    def __init__(self, spec: PatientSpec, case: Case, model: ChatModel, *, seed: int = 0,
+                 model_name: str | None = None, max_regenerations: int = 2, temperature: float | None = 0.7,
+                 max_tokens: int | None = 300):
+        self.spec = spec
+        self.case = case
+        self.model = model
+        self.seed = seed
+        self.name = f"llm:{model_name or getattr(model, 'name', 'model')}"
+        self.policy = Policy(case, spec)
+        self.max_regenerations = max_regenerations
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.system = system_prompt(self.policy)
+        self.stats = {"turns": 0, "regenerations": 0, "flagged_turns": 0, "flags": 0}
+        self._calls: list[dict[str, Any]] = []
+        self._clauses = self._disclosable_clauses()
+
+    # ------------------------------------------------------------------ protocol
+
+    async def opening(self) -> PatientReply:
+        messages: list[Message] = [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": "（医生示意你坐下，请你说说为什么来看病。请直接说出你的开场白。）"},
+        ]
+        return await self._turn(messages, topics=[], turn=0)
+
+    async def reply(self, clinician_text: str, history: list[Turn]) -> PatientReply:
+        messages: list[Message] = [{"role": "system", "content": self.system}]
+        for turn in history:
+            if turn.speaker == "clinician":
+                messages.append({"role": "user", "content": turn.text})
+            elif turn.speaker == "patient":
+                messages.append({"role": "assistant", "content": turn.text})
+        if not (messages[-1]["role"] == "user" and messages[-1]["content"] == clinician_text):
+            messages.append({"role": "user", "content": clinician_text})
+        topics = classify(re.sub(r"【[^】]*】[^\n？?]*", "", clinician_text)).topics
+        return await self._turn(messages, topics=topics, turn=sum(t.speaker == "patient" for t in history))
+
+    def drain_calls(self) -> list[dict[str, Any]]:
+        """Model calls made since the last drain (the loop records them under role patient)."""
+        calls, self._calls = self._calls, []
+        return calls
+
+    # ------------------------------------------------------------------ one guarded turn
+
+    async def _turn(self, messages: list[Message], *, topics: list[str], turn: int) -> PatientReply:
+        attempt_messages = list(messages)
+        regenerations = 0
+        history_of_flags: list[list[dict]] = []
+        text, flags, guard = "", [], "builtin"
+        for attempt in range(self.max_regenerations + 1):
+            result = await self.model.chat(attempt_messages, temperature=self.temperature, max_tokens=self.max_tokens,
+                                           seed=self.seed * 1000 + turn * 10 + attempt)
+            self._record(result, attempt)
+            text = _clean(result.content)
+            flags, guard = guard_turn(self.policy, text)
+            if not flags:
+                break
+            history_of_flags.append(flags)
+            if attempt == self.max_regenerations:
+                break
+            regenerations += 1
+            reasons = "；".join(f["reason"] for f in flags)
+            attempt_messages = [*messages, {"role": "assistant", "content": text}, {
+                "role": "user",
+                "content": f"（系统提示，不是医生说的话：你上一句回答不符合规则：{reasons}。"
+                           "请只根据你知道的情况重新回答医生刚才的话，不要说病名，不要编造。只输出患者说的话。）",
+            }]
+        self.stats["turns"] += 1
+        self.stats["regenerations"] += regenerations
+        if flags:
+            self.stats["flagged_turns"] += 1
+            self.stats["flags"] += len(flags)
+        disclosed, fields = self._disclosed(text, topics)
+        meta = {"regenerations": regenerations, "flagged": bool(flags), "guard": guard,
+                "rejected_flags": [f["kind"] for fl in history_of_flags[:regenerations] for f in fl],
+                "totals": dict(self.stats)}
+        return PatientReply(text=text or self.spec.unknown_reply, topics=topics, fields=fields, disclosed=disclosed,
+                            flags=flags, meta=meta)
+
+    def _record(self, result: ChatResult, attempt: int) -> None:
+        self._calls.append({
+            "model": result.model or getattr(self.model, "name", ""), "prompt_tokens": result.usage.prompt_tokens,
+            "completion_tokens": result.usage.completion_tokens, "estimated": result.usage.estimated,
+            "latency_s": result.latency_s, "cost": result.cost, "cached": result.cached, "attempts": result.attempts,
+            "regeneration": attempt,
+        })
+
+    # ------------------------------------------------------------------ what was disclosed
+
+    def _disclosable_clauses(self) -> list[tuple[str, str, set[str], str]]:
+        out = []
+        for field, text in self.policy.disclosable().items():
+            for clause in textlink.clauses(text):
+                if field != "demographics" and lay.is_jargon(clause):
+                    continue
+                terms = {t for t, _, _ in textlink.find_terms(clause)} - {"疼痛"}
+                out.append((field, clause, terms, lay.clause_to_lay(clause)))
+        return out
+
+    def _disclosed(self, text: str, topics: list[str]) -> tuple[list[str], list[str]]:
+        """Record clauses the utterance conveys: a shared symptom/condition term, a close
+        match between the clause in lay words and the utterance, or — for a history field
+        asked about by topic (过敏, 用药…) and answered with substance — that field's clauses."""
+        said_terms = {t for t, _, _ in textlink.find_terms(text)}
+        answered = not _UNKNOWN.search(text)
+        asked = {_TOPIC_FIELD[t] for t in topics if t in _TOPIC_FIELD}
+        disclosed, fields = [], []
+        for field, clause, terms, lay_clause in self._clauses:
+            hit = bool(terms & said_terms) or (answered and field in asked)
+            if not hit and len(lay_clause) >= 4:
+                hit = fuzz.partial_ratio(lay_clause, text) >= 70
+            if hit:
+                disclosed.append(clause)
+                fields.append(field)
+        return list(dict.fromkeys(disclosed)), list(dict.fromkeys(fields))
+
+
+_UNKNOWN = re.compile(r"不清楚|不知道|没注意|记不清|不太清楚|不了解|说不上来")
+# history fields a topic asks for as a whole (the hpi is matched clause by clause instead)
+_TOPIC_FIELD = {"allergies": "allergies", "medications": "medications", "family_history": "family_history",
+                "past_history": "past_history", "menstrual": "menstrual_obstetric_history",
+                "obstetric": "menstrual_obstetric_history", "age": "demographics"}
+
+
+def _clean(content: str) -> str:
+    """Drop a role label or stage directions a model may add (患者：…, （叹气）)."""
+    text = (content or "").strip()
+    text = re.sub(r"^(患者|病人|我)[:：]\s*", "", text)
+    text = re.sub(r"[（(][^）)]{0,20}[）)]", "", text)
+    return text.strip().strip('"“”')
