@@ -85,7 +85,7 @@ def import_llmeval_med(path: Path) -> ImportResult:
         for group, members in groups.items():
             members.sort(key=lambda m: (m[0], m[1]))
             turns: list[str] = []
-            for round_no, index, row in members:
+            for round_no, _index, row in members:
                 turns.append(clean(row["problem"]))
                 answer = clean(row.get("sanswer"))
                 checklist = parse_checklist(clean(row.get("checklist")))
