@@ -16,6 +16,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from medsim.text.lexicon import get_lexicon
 from medsim.text.normalize import normalize
 from medsim.text.places import STREET_RE, gazetteer
 
@@ -38,9 +39,14 @@ _NAME_STOP = r"(?=[，。；、：\s()（）\d]|性别|年龄|男|女|$)"
 _RE_NAME_LABEL = re.compile(rf"{_NAME_LABELS}\s*：\s*([\u4e00-\u9fa5·]{{2,4}}?){_NAME_STOP}|姓名\s*([\u4e00-\u9fa5·]{{2,4}}?){_NAME_STOP}")
 _RE_NAME_MOU = re.compile(rf"{_SURNAME_RE}某某?")
 _RE_NAME_CONTEXT = re.compile(
-    rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=病儿)|(?<=产妇)|(?<=孕妇)|(?<=^))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=，?(?:男|女)[，,性\s]|，\d+岁|，|,)",
+    rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=病儿)|(?<=产妇)|(?<=孕妇))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)"
+    r"(?=，?(?:男|女)[，,性\s]|，\d+岁|，|,|因|主因|于|以)"
+    rf"|^\s*({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=，?(?:男|女)[，,性\s]|，\d+岁)"
+    rf"|(?:(?<=父亲)|(?<=母亲)|(?<=配偶)|(?<=丈夫)|(?<=妻子)|(?<=儿子)|(?<=女儿)|(?<=之子)|(?<=之女))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=[，,(（]|\d+岁)",
     re.M,
 )
+# a "name" made of time or clinical words is not a name: 患者于昨日，父亲高血压，
+_NOT_NAME_CHARS = set("日晨午晚年月天时院诊科室病症炎痛热咳")
 
 _RE_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
 _RE_ID = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])")
@@ -64,7 +70,7 @@ _HOSPITAL_SUFFIX = re.compile(r"(?:附属医院|人民医院|中医医院|中医
 _HOSPITAL_STOP = set("在于至到去往转赴经送由从来我外该本某其行及与入住诊因、，。；：\n ")
 _HOSPITAL_GENERIC_WORDS = ("当地", "上级", "基层", "社区", "私人", "个体", "附近", "乡镇", "县级", "市级", "省级", "各级", "其他", "多家", "外地", "本地", "专科", "综合", "大")
 _HOSPITAL_GENERIC_CHARS = set("市县区省镇乡村级人民中医西结合第一二三四五六七八九十附属专科儿童妇幼肿瘤精神传染病口腔眼骨部队军总")
-_ADDRESS_LABEL = re.compile(r"(?:现住址|家庭住址|户籍地址|户籍地|联系地址|通讯地址|居住地址|住址|地址|现住|住在|家住)\s*：?\s*")
+_ADDRESS_LABEL = re.compile(r"(?:现住址|家庭住址|户籍地址|户籍地|联系地址|通讯地址|居住地址|住址|地址|家住)\s*：?\s*")
 _CLAUSE_STOP = re.compile(r"[，。；\n]")
 
 
@@ -139,8 +145,13 @@ def _detect(text: str) -> list[_Span]:
     for m in _RE_NAME_LABEL.finditer(text):
         g = 1 if m.group(1) else 2
         add(_Span(m.start(g), m.end(g), "name"))
+    lex = get_lexicon()
     for m in _RE_NAME_CONTEXT.finditer(text):
-        add(_Span(m.start(1), m.end(1), "name"))
+        g = next(k for k in (1, 2, 3) if m.group(k))
+        cand = m.group(g)
+        if any(c in _NOT_NAME_CHARS for c in cand) or lex.lookup(cand) or lex.lookup(cand[1:]):
+            continue
+        add(_Span(m.start(g), m.end(g), "name"))
     for m in _RE_NAME_MOU.finditer(text):
         add(_Span(m.start(), m.end(), "name", "mou"))
     for s in spans:
@@ -148,7 +159,7 @@ def _detect(text: str) -> list[_Span]:
             s.detail = "mou"
     # precedence: structured identifiers first, then the order above; no overlaps
     order = {k: i for i, k in enumerate(("email", "id_card", "mobile", "landline", "record_no", "date", "hospital", "address", "name"))}
-    spans.sort(key=lambda s: (order[s.kind], s.start))
+    spans.sort(key=lambda s: (order[s.kind], s.start, s.start - s.end))
     taken: list[_Span] = []
     for s in spans:
         if s.end <= s.start:
@@ -170,11 +181,11 @@ def _hospitals(text: str) -> list[_Span]:
             s -= 1
         # a place name inside the run anchors the start: 天入北京协和医院 → 北京协和医院
         prefix = text[s : m.start()]
-        anchors = [p for p in (prefix.find(a) for a in g.aliases if a in prefix) if p > 0]
+        anchors = [prefix.find(a) for a in g.aliases if a in prefix]
         places = g.find(prefix)
-        if places and places[0][0] > 0:
+        if places:
             anchors.append(places[0][0])
-        if anchors:
+        if anchors and min(anchors) > 0:
             s += min(anchors)
             prefix = text[s : m.start()]
         for w in _HOSPITAL_GENERIC_WORDS:

@@ -42,6 +42,27 @@ class Finding:
     historical: bool = False
     cue: str | None = None
 
+    # shortcuts to the entity, for callers that treat a finding as a mention
+    @property
+    def norm(self) -> str:
+        return self.entity.norm
+
+    @property
+    def text(self) -> str:
+        return self.entity.text
+
+    @property
+    def type(self) -> str:
+        return self.entity.type
+
+    @property
+    def start(self) -> int:
+        return self.entity.start
+
+    @property
+    def end(self) -> int:
+        return self.entity.end
+
 
 @dataclass(frozen=True, slots=True)
 class _Cue:

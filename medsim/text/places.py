@@ -15,9 +15,10 @@ from medsim.paths import lexicons_dir
 
 LEVEL_RANK = {"province": 0, "prefecture": 1, "county": 2, "town": 3}
 _SUFFIX_CHARS = set("省市区县州盟旗镇乡道")
+_GENERIC = {"社区", "城区", "郊区", "市区", "新区", "东区", "西区", "南区", "北区", "矿区", "林区", "景区", "园区", "街道", "城关镇"}
 # street-level detail after the admin chain: 解放路23号3栋2单元501室
 STREET_RE = re.compile(
-    r"(?:[\u4e00-\u9fa5A-Za-z0-9]{1,12}?(?:大街|大道|胡同|社区|小区|花园|公寓|大厦|广场|路|街|巷|弄|村|组|苑|里|屯|庄))?"
+    r"(?:[\u4e00-\u9fa5A-Za-z0-9]{1,12}?(?:大街|大道|胡同|社区|小区|花园|公寓|大厦|广场|路|街|巷|弄|村|组|苑|里|屯|庄|段)){0,3}"
     r"(?:\d+(?:-\d+)?号)?(?:院)?(?:\d+号楼|\d+栋|\d+幢|\d+座)?(?:\d+单元)?(?:\d+层|\d+楼)?(?:\d+室|\d+号)?"
 )
 
@@ -63,6 +64,9 @@ def gazetteer() -> Gazetteer:
             if len(parts) < 2:
                 continue
             level, name = parts[0], parts[1]
+            # two-character towns (唐镇) and generic area words (社区, 城区) read as ordinary text
+            if name in _GENERIC or (level == "town" and len(name) <= 2):
+                continue
             alias = parts[2] if len(parts) > 2 else ""
             prev = g.names.get(name)
             if prev is None or LEVEL_RANK[level] < LEVEL_RANK[prev]:
