@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from medsim.facts import textlayer
+from medsim.facts import textlayer, vocab
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_text
 from medsim.facts.units import same_quantity
@@ -94,7 +94,8 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     if cands:
         comparable = []
         for r in cands:
-            same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)
+            same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text,
+                                 b_text=r.value_text, analyte=c.key)
             if same is None:
                 continue
             if same and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5):
@@ -115,6 +116,37 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     return _Verdict("unsupported", None, f"病历中没有{name}的结果", f"no {name} result in the record")
 
 
+def _locate(term: str, text: str) -> tuple[int, int] | None:
+    """Where ``term`` is in ``text``: exactly, or (4+ characters) by fuzzy alignment."""
+    if len(term) < 2:
+        return None
+    pos = text.find(term)
+    if pos >= 0:
+        return pos, pos + len(term)
+    if len(term) >= 4:
+        al = fuzz.partial_ratio_alignment(term, text, score_cutoff=80)
+        if al is not None:
+            return al.dest_start, al.dest_end
+    return None
+
+
+def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
+    """A record stretch that reads like the claim's whole clause and has the claim's polarity."""
+    clause = c.extra.get("clause_text")
+    if not isinstance(clause, str) or len(clause) < 6:
+        return None
+    al = fuzz.partial_ratio_alignment(clause, rec.text, score_cutoff=72)
+    if al is None:
+        return None
+    window = textlayer.strip_pseudo(rec.text[al.dest_start:al.dest_end])
+    if any(cue in window for cue in vocab.NEGATION_CUES):
+        return None  # the look-alike stretch is itself negated (无头晕、心慌)
+    polarity, owner = textlayer.polarity_at(rec.text, al.dest_start, al.dest_end)
+    if polarity == c.polarity and owner == c.owner:
+        return al.dest_start, al.dest_end
+    return None
+
+
 def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
@@ -127,10 +159,10 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in {c.key, c.text}:
-            pos = rec.text.find(term) if len(term) >= 2 else -1
-            if pos >= 0:
-                polarity, owner = textlayer.polarity_at(rec.text, pos, pos + len(term))
-                same = [Claim("finding", pos, pos + len(term), term, key=c.key, polarity=polarity, owner=owner)]
+            span = _locate(term, rec.text)
+            if span:
+                polarity, owner = textlayer.polarity_at(rec.text, *span)
+                same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break
     label = c.text
     if not same:
@@ -142,6 +174,11 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         if r.polarity == c.polarity:
             return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
     opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity]
+    if opposite and c.polarity == "present":
+        # the extractor may have missed a differently worded positive mention (淋巴结可见肿大)
+        support = _clause_support(c, rec)
+        if support:
+            return _Verdict("supported", support, f"与病历一致：{label}", f"matches the record: {label}")
     if opposite:
         r = opposite[0]
         if c.polarity == "present":
@@ -208,20 +245,44 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = rec.of("laterality", c.key)
     if not cands:
         return None  # the record gives no side for this part: nothing to hold it against
-    for r in cands:
-        if r.side == c.side or r.side == "双":
-            return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
-    r = cands[0]
+    # the record mention that says the same thing (右侧阴囊空虚 vs 左侧阴囊空虚 / 右侧阴囊内可扪及睾丸)
+    context = str(c.extra.get("context", ""))
+    def similarity(r: Claim) -> float:
+        other = str(r.extra.get("context", ""))
+        return max(fuzz.ratio(context, other), _bigram_recall(context, other))
+
+    scored = sorted(((similarity(r), r) for r in cands), key=lambda p: -p[0])
+    best_score, best = scored[0]
+    if best_score >= 50 and len(context) >= 3:
+        close = [r for s, r in scored if s >= best_score - 5]
+        if any(r.side == c.side or r.side == "双" for r in close):
+            return _Verdict("supported", best, f"侧别一致：{c.text}", f"side matches: {c.text}")
+        r = close[0]
+    else:
+        for r in cands:
+            if r.side == c.side or r.side == "双":
+                return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
+        r = cands[0]
     return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{rec.text[r.start:r.end]}”",
                     f"wrong side: the record has {rec.text[r.start:r.end]}")
+
+
+def _key_score(a: str, b: str) -> float:
+    score = fuzz.ratio(a, b)
+    if min(len(a), len(b)) >= 3:
+        score = max(score, fuzz.partial_ratio(a, b))
+    return score
+
+
+def _bigram_recall(a: str, b: str) -> float:
+    grams = {a[i:i + 2] for i in range(len(a) - 1)}
+    return 100.0 * sum(g in b for g in grams) / len(grams) if grams else 0.0
 
 
 def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = []
     for r in rec.of("duration"):
-        score = fuzz.ratio(c.key, r.key)
-        if min(len(c.key), len(r.key)) >= 3:
-            score = max(score, fuzz.partial_ratio(c.key, r.key))
+        score = max(_key_score(a, b) for a in c.extra.get("keys", [c.key]) for b in r.extra.get("keys", [r.key]))
         if score >= 80:
             cands.append((score, r))
     if not cands:

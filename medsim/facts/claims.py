@@ -93,7 +93,7 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|°C|oC|(?<=\d)度|次/分|次/min|/min|bpm|mm/h|kg/m2|kg|%|秒|fl|fL"
+    r"|mmHg|kPa|cmH2O|℃|°C|︒C|oC|(?<=\d)度|次/分|次/min|/min|bpm|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
 )
 MEASURE = re.compile(
     rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
@@ -149,6 +149,21 @@ def _name_before(text: str, pos: int) -> tuple[str, int]:
     return text[j:i], j
 
 
+_QUALIFIERS = re.compile(r"^(最高|最低|峰值|波动于|升至|降至|高达|低至|达|约|为|可达|升高至|降低至|控制在|控制于)*$")
+_UNIT_DEFAULT = {"℃": "temperature"}
+
+
+def _analyte_back(text: str, pos: int) -> tuple[str, str, int] | None:
+    """The nearest analyte named earlier in the same sentence: 血钾低，最低1.6mmol/L → k."""
+    sentence_start = max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), pos - 24, 0)
+    window = text[sentence_start:pos]
+    found = analyte_of(window)
+    if not found:
+        return None
+    key, alias = found
+    return key, alias, sentence_start + window.rfind(alias)
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
     for m in MEASURE.finditer(text):
@@ -157,18 +172,32 @@ def measurements(text: str) -> list[Claim]:
             continue  # a ratio such as 4+3 or 5/12 is not a value
         name, name_start = _name_before(text, m.start())
         found = analyte_of(name)
+        start = m.start()
         if found:
             key, alias = found
+            start = name_start + name.rfind(alias)
         else:
-            bare = _strip_lead(name)
-            bare = re.sub(r"^[\d.]+", "", bare)
-            if len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or unit in ("kg", "%") and not bare:
-                continue
-            key = re.sub(r"^(血清|血浆|血)", "", bare) or bare
-            alias = bare
-        if unit == "mmHg" and key not in ("bp",) and not m.group("v2"):
+            bare = re.sub(r"^[\d.]+", "", _strip_lead(name))
+            if _QUALIFIERS.match(bare):
+                # a qualifier alone (最高38.6℃): the unit or the sentence names the analyte
+                if unit in _UNIT_DEFAULT or (unit == "mmHg" and m.group("v2")):
+                    key = _UNIT_DEFAULT.get(unit, "bp")
+                    alias = {"temperature": "体温", "bp": "血压"}[key]
+                    start = name_start if name else m.start()
+                else:
+                    back = _analyte_back(text, name_start)
+                    if not back or back[0] in ("temperature", "bp") and unit not in ("℃", "mmHg"):
+                        continue
+                    key, alias, _ = back
+                    start = name_start if name else m.start()
+            else:
+                if len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)):
+                    continue
+                key = re.sub(r"^(血清|血浆|血)", "", bare) or bare
+                alias = bare
+                start = name_start + name.rfind(alias)
+        if unit == "mmHg" and key != "bp" and not m.group("v2"):
             continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg)
-        start = name_start + name.rfind(alias) if alias in name else m.start()
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
@@ -190,21 +219,27 @@ _DRUG_NAME = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,14}$")
 _STRONG_ENDINGS = tuple(e for e in vocab.DRUG_ENDINGS if len(e) >= 2)
 
 
+_ADMIN = ("给予", "予以", "予", "加用", "改用", "使用", "应用")
+_CHANGE = re.compile(r"(调整为|改为|加量至|减量至|增至|减至|加至|调至|增加至|减少至|换为)$")
+_DRUG_PREFIXES = ("头孢", "阿莫", "左氧", "甲硝", "抗蛇毒", "胰岛素")
+
+
 def generic_name(name: str) -> str:
     name = name.strip("“”\"'（）() ")
     for brand, generic in vocab.BRANDS.items():
         if brand in name:
-            return generic
+            name = generic
+            break
     canon = textlayer.canonical(name)
     for suffix in ("肠溶片", "缓释片", "控释片", "分散片", "片", "胶囊", "注射液", "颗粒", "钠片", "钠"):
         if canon.endswith(suffix) and len(canon) > len(suffix) + 1:
-            canon = canon[: -len(suffix)]
+            canon = textlayer.canonical(canon[: -len(suffix)])
             break
     return canon
 
 
 def drugs(text: str) -> list[Claim]:
-    out = []
+    out: list[Claim] = []
     for m in _DOSE.finditer(text):
         head = text[max(0, m.start() - 16):m.start()].rstrip(" ：:“”\"")
         nm = _DRUG_NAME.search(head)
@@ -214,24 +249,36 @@ def drugs(text: str) -> list[Claim]:
         route = next((r for r in vocab.ROUTE_CUES if r in name), "")
         if route:
             name = name[name.rfind(route) + len(route):]
-        name = _strip_lead(re.sub(r"^(平素|长期|规律|患者|病人|给予|予|并|每次|每日|一次)+", "", name))
+        sentence_start = max(text.rfind("。", 0, m.start()), 0)
+        if _CHANGE.search(name):
+            # 调整为40mg: the dose of the drug named just before in the sentence
+            prev = [c for c in out if c.start >= sentence_start]
+            if not prev:
+                continue
+            name = str(prev[-1].extra["name"])
+        name = re.sub(r"^(平素|长期|规律|患者|病人|并|每次|每日|一次|自行|不规则|口服|服用|调整|改|换|加|减|停)+", "", name)
+        for cue in _ADMIN:
+            if cue in name:
+                route = route or cue
+                name = name[name.rfind(cue) + len(cue):]
+        name = _strip_lead(name)
         if len(name) < 2:
             continue
-        cs = textlayer.clause_start(text, m.start())
-        sentence = text[max(text.rfind("。", 0, m.start()), 0):m.start()]
-        route = route or next((r for r in vocab.ROUTE_CUES if r in sentence), "")
-        if not (name.endswith(_STRONG_ENDINGS) or route or name in vocab.BRANDS):
-            continue
+        sentence = text[sentence_start:m.start()]
         tail = text[m.end():textlayer.clause_end(text, m.end()) + 8]
+        route = route or next((r for r in (*vocab.ROUTE_CUES, *_ADMIN) if r in sentence or r in tail[:8]), "")
+        known = name.endswith(_STRONG_ENDINGS) or name.startswith(_DRUG_PREFIXES) or name in vocab.BRANDS
+        if not (known or route or textlayer.is_drug(name)):
+            continue
         fm = _FREQ.search(tail[:12])
-        start = m.start() - len(head) + nm.start() + (len(nm.group(0)) - len(name))
+        found = text.rfind(name, max(0, m.start() - 20), m.start())
+        start = found if found >= 0 else m.start()
+        end = m.end() + (fm.end() if fm else 0)
         out.append(
             Claim(
-                "drug", start, m.end() + (fm.end() if fm else 0), text[start:m.end() + (fm.end() if fm else 0)],
-                key=generic_name(name), value=float(m.group("v")), value_text=m.group("v"),
-                unit=canonical_unit(m.group("unit")),
-                extra={"name": name, "route": route, "freq": vocab.FREQUENCIES.get(fm.group(0).lower()) if fm else None,
-                       "clause_start": cs},
+                "drug", start, end, text[start:end], key=generic_name(name), value=float(m.group("v")),
+                value_text=m.group("v"), unit=canonical_unit(m.group("unit")),
+                extra={"name": name, "route": route, "freq": vocab.FREQUENCIES.get(fm.group(0).lower()) if fm else None},
             )
         )
     return out
@@ -281,14 +328,26 @@ def demographics(text: str) -> list[Claim]:
 
 _PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
 _SIDE = re.compile(rf"(?<![左右双])(?P<side>左|右|双)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+# the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶
+_SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧])")
+
+
+def _side_context(text: str, start: int, end: int) -> str:
+    """The clause around a side mention with every side word removed: what the side qualifies."""
+    cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
+    return re.sub(r"[左右双]侧?", "", text[cs:ce])
 
 
 def laterality(text: str) -> list[Claim]:
     out = []
-    for m in _SIDE.finditer(text):
-        if text[m.end("side"):m.end("side") + 1] in "右左" :
-            continue  # 左右 is not a side
-        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"), side=m.group("side")))
+    for rx in (_SIDE, _SIDE_AFTER):
+        for m in rx.finditer(text):
+            if text[m.end("side"):m.end("side") + 1] in ("右", "左"):
+                continue  # 左右 is not a side
+            if text[m.start("side") - 1:m.start("side")] in ("左", "右"):
+                continue
+            out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"), side=m.group("side"),
+                             extra={"context": _side_context(text, m.start(), m.end())}))
     return out
 
 
@@ -301,39 +360,61 @@ def clause_key(clause: str) -> str:
     return _KEY_NOISE.sub("", DURATION.sub("", clause))
 
 
+def _is_duration(text: str, m: re.Match[str]) -> bool:
+    # not a duration: 20支/日, 1～2包/天, dates such as 2016年7月
+    return text[max(0, m.start() - 1):m.start()] not in ("/", "-") and not re.match(r"\d{4}", m.group("n"))
+
+
 def durations(text: str) -> list[Claim]:
+    """Each duration keyed by the words it qualifies: the stretch of its clause since the previous
+    duration (上腹痛1个月，加重3天 → 上腹痛 / 加重), else what follows it (3年前出现咳嗽 → 咳嗽)."""
+    found = [m for m in DURATION.finditer(text) if _is_duration(text, m)]
     out = []
-    for m in DURATION.finditer(text):
+    for i, m in enumerate(found):
         days = duration_days(m.group("n"), m.group("unit"))
         if days is None:
             continue
-        # not a duration: 20支/日, 1～2包/天, dates 2016年7月, ages (handled above)
-        if text[max(0, m.start() - 1):m.start()] in ("/", "-") or re.match(r"\d{4}", m.group("n")):
-            continue
-        if m.group("unit") == "岁":
-            continue
         cs, ce = textlayer.clause_start(text, m.start()), textlayer.clause_end(text, m.end())
-        key = clause_key(text[cs:ce])
-        if len(key) < 2:
+        prev_end = max([p.end() for p in found[:i] if p.end() > cs] + [cs])
+        nxt = min([p.start() for p in found[i + 1:] if p.start() < ce] + [ce])
+        before, after = clause_key(text[prev_end:m.start()]), clause_key(text[m.end():nxt])
+        keys = [k for k in (before, after) if len(k) >= 2]
+        key = keys[0] if keys else ""
+        if len(key) < 2 and cs > 1:
             # a bare "3天" clause qualifies the one before it: 腹痛，3天
-            prev_end = cs - 1
-            if prev_end > 0:
-                key = clause_key(text[textlayer.clause_start(text, prev_end):prev_end])
+            key = clause_key(text[textlayer.clause_start(text, cs - 1):cs - 1])
         if len(key) < 2:
             continue
         approx = bool(m.group("more") or m.group("more2"))
         out.append(Claim("duration", m.start(), m.end(), m.group(0), key=key, value=days, value_text=m.group("n"),
-                         unit=m.group("unit"), extra={"approx": approx, "clause": (cs, ce)}))
+                         unit=m.group("unit"), extra={"approx": approx, "clause": (cs, ce), "keys": keys or [key]}))
     return out
 
 
 # ---------------------------------------------------------------------------- findings
 
-def findings(text: str) -> list[Claim]:
+_ORGANISM = re.compile(
+    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:示|提示|为|检出|见|阳性[：:]?)?"
+    r"(?P<org>[\u4e00-\u9fa5]{2,10}?(?:菌|病毒|支原体|衣原体|螺旋体|原虫))"
+)
+
+
+def organisms(text: str) -> list[Claim]:
+    """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
     out = []
+    for m in _ORGANISM.finditer(text):
+        polarity, owner = textlayer.polarity_at(text, m.start("org"), m.end("org"))
+        out.append(Claim("finding", m.start("org"), m.end("org"), m.group("org"), key=m.group("org"),
+                         polarity=polarity, owner=owner, extra={"type": "organism"}))
+    return out
+
+
+def findings(text: str) -> list[Claim]:
+    out = organisms(text)
     for f in textlayer.findings(text):
+        cs, ce = textlayer.clause_start(text, f.start), textlayer.clause_end(text, f.end)
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
-                      extra={"type": f.kind})
+                      extra={"type": f.kind, "clause_text": text[cs:ce]})
         sentence_start = max(text.rfind("。", 0, f.start), text.rfind("\n", 0, f.start), 0)
         prefix = text[sentence_start:f.start]
         if f.kind == "disease" and any(c in prefix for c in vocab.DIAGNOSIS_CUES):

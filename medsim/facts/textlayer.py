@@ -87,6 +87,18 @@ def canonical(term: str) -> str:
     return vocab.FALLBACK_SYNONYMS.get(term, term)
 
 
+@lru_cache(maxsize=4096)
+def is_drug(term: str) -> bool:
+    """The lexicon knows ``term`` as a drug (brand names included)."""
+    fn = _text_api().get("get_lexicon")
+    if fn is None:
+        return False
+    try:
+        return fn().type_of(term) == "drug"
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def clause_start(text: str, pos: int) -> int:
     start = 0
     for m in CLAUSE_BREAK.finditer(text, 0, pos):
@@ -99,7 +111,7 @@ def clause_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-def _strip_pseudo(prefix: str) -> str:
+def strip_pseudo(prefix: str) -> str:
     for cue in vocab.PSEUDO_NEGATIONS:
         prefix = prefix.replace(cue, "　" * len(cue))
     return prefix
@@ -108,7 +120,7 @@ def _strip_pseudo(prefix: str) -> str:
 def polarity_at(text: str, start: int, end: int) -> tuple[str, str]:
     """(polarity, owner) of a mention by the cues in its clause: the fallback for the text layer's negation."""
     cs = clause_start(text, start)
-    prefix = _strip_pseudo(text[cs:start])
+    prefix = strip_pseudo(text[cs:start])
     # a list under one cue runs across 、 but a later 伴/有 re-asserts presence: 无发热，伴恶心 / 伴恶心无呕吐.
     # Compare where the last cue of each kind *ends*: 不伴, 未诉, 没有 end where 伴, 诉, 有 end.
     pos_end = max((prefix.rfind(c) + len(c) for c in ("伴有", "伴", "有", "出现", "诉") if c in prefix), default=-1)

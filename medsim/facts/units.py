@@ -27,6 +27,12 @@ def canonical_unit(unit: str) -> str:
         return "mmHg"
     if u in ("oC", "︒C", "°C", "度"):
         return "℃"
+    if u in ("次/min", "/min", "bpm", "次/分钟", "/分"):
+        return "次/分"
+    if u == "秒":
+        return "s"
+    if u == "mL":
+        return "ml"
     return u
 
 
@@ -77,7 +83,19 @@ def decimals(number: str) -> int:
     return len(number.split(".")[1]) if "." in number else 0
 
 
-def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str = "", b_text: str = "") -> bool | None:
+# g/mol, so a mass concentration and a molar one compare (bilirubin 1 mg/dL = 17.1 μmol/L).
+MOLAR_MASS = {"glu": 180.16, "ca": 40.08, "cr": 113.12, "tbil": 584.66, "dbil": 584.66, "ibil": 584.66,
+              "bun": 28.014, "k": 39.10, "na": 22.99, "cl": 35.45, "mg": 24.305, "ua": 168.11}
+
+
+def _to_molar(value: float, base: str, analyte: str | None) -> tuple[float, str]:
+    if analyte in MOLAR_MASS and base == "g/L":
+        return value / MOLAR_MASS[analyte], "mol/L"
+    return value, base
+
+
+def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str = "", b_text: str = "",
+                  analyte: str | None = None) -> bool | None:
     """True/False when comparable, None when the units measure different things (mmol/L vs mg/dL).
 
     Equal means within rounding: the less precise of the two printed numbers decides the tolerance,
@@ -85,6 +103,9 @@ def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str =
     """
     va, ba = to_base(a, a_unit)
     vb, bb = to_base(b, b_unit)
+    if ba != bb:
+        va, ba = _to_molar(va, ba, analyte)
+        vb, bb = _to_molar(vb, bb, analyte)
     if ba != bb:
         return None
     tol = 0.005 * max(abs(va), abs(vb))
