@@ -70,6 +70,8 @@ class RulePatient:
         self.turn = 0
         self.asked: Counter[str] = Counter()
         self.hpi = self._index_hpi()
+        # per-simulator counts the run can store beside the transcript (transcript.info)
+        self.stats = {"turns": 0, "unknown_answers": 0, "not_understood": 0, "leaks_scrubbed": 0, "fuzzy_topics": 0}
 
     # ------------------------------------------------------------------ protocol
 
@@ -99,7 +101,11 @@ class RulePatient:
         if not pieces and _WHAT_ILLNESS.search(question):
             pieces = [_Piece("具体是什么病我也不知道，所以才来找您看的", content=False)]
         if not pieces:
+            self.stats["not_understood"] += 1
             pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
+        self.stats["turns"] += 1
+        self.stats["fuzzy_topics"] += parsed.fuzzy
+        self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
         text = "".join(dict.fromkeys(_sentence(p.text) for p in pieces))
         prefix = ""
         if keys and len(repeated) == len(keys) and any(p.content for p in pieces) and "ending" not in parsed.topics:
@@ -115,6 +121,7 @@ class RulePatient:
         text, hits = leak.scrub(text, self.policy.leak_terms)
         if hits:
             meta["leak_scrubbed"] = hits
+            self.stats["leaks_scrubbed"] += 1
         if not text.strip("，。 "):
             text = self.spec.unknown_reply
         content = any(p.content for p in pieces)
