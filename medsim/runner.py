@@ -241,7 +241,9 @@ def make_services(config: RunConfig, store: Store | None, *, human_io: Any = Non
         options["io"] = human_io
     clinician = resolve_model(config.model, base_url=config.base_url, models_file=config.models_file, cache=cache,
                               temperature=config.temperature, max_tokens=config.max_tokens, **options)
-    judge = resolver(config.judge) if config.judge else None
+    # --judge A,B: several judges, combined as each scenario's checklist config says.
+    judges = [resolver(name.strip()) for name in (config.judge or "").split(",") if name.strip()]
+    judge: Any = judges[0] if len(judges) == 1 else (judges or None)
     embedder = None
     if config.embedder:
         from medsim.models.embeddings import resolve_embedder

@@ -1,0 +1,74 @@
+"""Read what judges return: JSON, "[4]", prose around it, full-width digits, code fences."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_BRACKET = re.compile(r"\[\s*([1-5１-５])\s*\]")
+_LABELLED = re.compile(r"(?:得分|评分|分数|score)\s*[\"'“”]?\s*[:：]?\s*[\"'“”]?\s*\[?\s*([1-5１-５])(?:\s*分)?",
+                       re.IGNORECASE)
+_FULL = str.maketrans("１２３４５", "12345")
+
+
+def _json_objects(text: str) -> list[Any]:
+    found = []
+    depth, start = 0, None
+    for index, char in enumerate(text):
+        if char == "{":
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0 and start is not None:
+                try:
+                    found.append(json.loads(text[start:index + 1]))
+                except json.JSONDecodeError:
+                    pass
+    return found
+
+
+def parse_score(text: str) -> int | None:
+    """A 1–5 score from a judge's reply, or None when it cannot be read unambiguously."""
+    text = (text or "").translate(_FULL)
+    for obj in _json_objects(text):
+        if isinstance(obj, dict):
+            for key in ("得分", "score", "评分", "分数"):
+                if key in obj:
+                    value = str(obj[key])
+                    match = re.search(r"[1-5]", value)
+                    if match and len(set(re.findall(r"[1-5]", value))) == 1:
+                        return int(match.group())
+    brackets = {int(m) for m in _BRACKET.findall(text)}
+    if len(brackets) == 1:
+        return brackets.pop()
+    labelled = [int(m) for m in _LABELLED.findall(text)]
+    if labelled:
+        return labelled[-1]
+    return None
+
+
+def parse_criteria(text: str, n: int) -> list[bool] | None:
+    """Per-criterion verdicts (1-based ids) from a judge's reply; None unless all n are given."""
+    text = (text or "").translate(_FULL)
+    for obj in _json_objects(text):
+        results = obj.get("results") if isinstance(obj, dict) else None
+        if isinstance(results, list):
+            met: dict[int, bool] = {}
+            for entry in results:
+                if isinstance(entry, dict) and "id" in entry and "met" in entry:
+                    try:
+                        met[int(entry["id"])] = entry["met"] in (True, "true", "True", "是", "满足", 1)
+                    except (TypeError, ValueError):
+                        continue
+            if all(i in met for i in range(1, n + 1)):
+                return [met[i] for i in range(1, n + 1)]
+    lines: dict[int, bool] = {}
+    for match in re.finditer(r"(\d+)\s*[.、:：)）]\s*[^\n]*?(未满足|不满足|满足|met|not met)", text, re.IGNORECASE):
+        verdict = match.group(2).lower()
+        lines[int(match.group(1))] = verdict in ("满足", "met")
+    if all(i in lines for i in range(1, n + 1)):
+        return [lines[i] for i in range(1, n + 1)]
+    return None
