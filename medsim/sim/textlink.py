@@ -56,13 +56,10 @@ def tokens(text: str) -> list[str]:
 
 def _pick_tokenizer():
     try:
-        from medsim.text import tokenize as _tok  # type: ignore[attr-defined]
+        from medsim.text import words  # type: ignore[attr-defined]
 
-        fn = getattr(_tok, "tokenize", None) or getattr(_tok, "segment", None)
-        if callable(fn):
-            probe = fn("胸痛3天")
-            if probe:
-                return lambda t: [getattr(x, "text", x) for x in fn(t)]
+        if words("胸痛3天"):
+            return words
     except Exception:
         pass
     import jieba
@@ -172,7 +169,24 @@ def findings(text: str) -> list[Finding]:
     """Terms in ``text`` with polarity, through the text layer's ``analyze`` when present."""
     via_layer = _layer_findings(text)
     if via_layer is not None:
-        return via_layer
+        # the layer's lexicon and the simulator's lay vocabulary overlap but differ: a term
+        # only the simulator knows still gets the built-in polarity
+        known = {f.term for f in via_layer}
+        return via_layer + [f for f in _own_findings(text) if f.term not in known]
+    return _own_findings(text)
+
+
+@cache
+def finding_terms() -> frozenset[str]:
+    """Canonical terms that are findings (symptoms, diseases): not body parts, drugs or exams."""
+    table = lay_to_canonical()
+    names = set(vocab.SYMPTOMS) | set(vocab.CONDITIONS)
+    for lexicon in ("symptoms.txt", "diseases.txt"):
+        names |= {table.get(canon, canon) for canon, _ in _read_lexicon(lexicon)}
+    return frozenset(names)
+
+
+def _own_findings(text: str) -> list[Finding]:
     out: list[Finding] = []
     pos = 0
     for clause in _CLAUSE_SPLIT.split(text):
@@ -185,6 +199,8 @@ def findings(text: str) -> list[Finding]:
             masked = masked.replace(pseudo, "＿" * len(pseudo))
         family = any(f in clause for f in _FAMILY) and ("家族" in clause or "父" in clause or "母" in clause)
         for canon, s, e in find_terms(clause):
+            if canon not in finding_terms():
+                continue
             before = masked[:s]
             # scope: a contrast word after the cue ends it
             cut = max((before.rfind(c) for c in _CONTRAST), default=-1)
@@ -211,6 +227,8 @@ def _layer_findings(text: str) -> list[Finding] | None:
         table = lay_to_canonical()
         out = []
         for f in items:
+            if getattr(f, "type", "symptom") not in ("symptom", "disease"):
+                continue  # body parts and procedures are findings to the layer, not symptoms here
             term = getattr(f, "norm", None) or getattr(f, "normalized", None) or getattr(f, "text", "")
             term = table.get(term, term)
             polarity = str(getattr(f, "polarity", "present")).split(".")[-1].lower()

@@ -185,6 +185,7 @@ def _symptom_canon() -> frozenset[str]:
 # Canonical terms that name a quality of pain rather than a symptom (胀痛/刺痛 → 疼痛):
 # a question naming them asks about character, not an associated symptom.
 _QUALITY = frozenset({"疼痛"})
+_MENSTRUAL_TERM = re.compile(r"月经|经期|经量|闭经|痛经|孕|产")
 
 
 def fold(text: str) -> str:
@@ -206,8 +207,8 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
     joined = "".join(masked)
     cond_canon = set(vocab.CONDITIONS)
     for canon, s, e in textlink.find_terms(joined):
-        if "Ｓ" in joined[s:e] or canon in _QUALITY:
-            continue
+        if "Ｓ" in joined[s:e] or canon in _QUALITY or _MENSTRUAL_TERM.search(canon):
+            continue  # 月经推迟 is itself the menstrual question, not an associated symptom
         if canon in cond_canon:
             conditions.append(canon)
             masked[s:e] = "Ｃ" * (e - s)
