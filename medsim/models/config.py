@@ -58,7 +58,7 @@ class EndpointConfig(BaseModel):
     timeout_s: float = Field(120.0, gt=0)
     max_attempts: int = Field(4, ge=1, le=20)
     prices: Prices | None = None
-    stream: bool = True
+    stream: bool | None = None  # None: stream only when the caller shows tokens as they come
     stream_usage: bool = True  # send stream_options.include_usage (some servers reject it)
     extra_body: dict[str, Any] | None = None  # extra request fields, e.g. {top_k: 20}
 

@@ -8,8 +8,10 @@ nothing about credentials is (the key is never part of the cache key or the row)
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import queue
 import sqlite3
 import threading
 import time
@@ -54,52 +56,147 @@ def cache_key(
 
 
 class ResponseCache:
-    """``get(key)`` / ``put(key, ChatResult)`` over the ``response_cache`` table.
+    """``get(key)`` / ``put(key, ChatResult)`` / ``await aput(key, result)`` over the
+    ``response_cache`` table of the run store's SQLite file.
 
-    One connection guarded by a lock: SQLite calls here are single-row and short, so
-    callers on the event loop may use them directly or via ``asyncio.to_thread``.
+    The event loop never waits on the disk: ``get`` reads through its own connection (WAL
+    readers do not wait for writers), and ``aput`` hands the row to one writer thread that
+    commits in batches, so neither a checkpoint's fsync nor the run store's write lock
+    (``busy_timeout``) stalls the coroutines. Rows not yet written are served from memory.
+    ``flush()`` waits until they are on disk; ``close()`` flushes (and runs at exit).
     """
 
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process crashes
-        self._conn.execute(_SCHEMA)
+        self.busy_timeout_ms = int(busy_timeout_ms)
+        self._wlock = threading.Lock()
+        self._rlock = threading.Lock()
+        self._wconn = self._connect()
+        self._wconn.execute("PRAGMA journal_mode=WAL")
+        self._wconn.execute(_SCHEMA)
+        self._rconn = self._connect()
+        self._pending: dict[str, tuple[str, str, float, str]] = {}
+        self._queue: queue.SimpleQueue[tuple[str, str, float, str] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._idle = threading.Condition()
+        self._error: BaseException | None = None
+        self._closed = False
         self.hits = 0
         self.misses = 0
+        atexit.register(self.close)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        conn.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process crashes
+        return conn
+
+    @staticmethod
+    def _decode(text: str) -> ChatResult:
+        data = json.loads(text)
+        usage = Usage(**data.pop("usage", {}))
+        return ChatResult(usage=usage, **data)
 
     def get(self, key: str) -> ChatResult | None:
-        with self._lock:
-            row = self._conn.execute("SELECT result FROM response_cache WHERE key = ?", (key,)).fetchone()
+        pending = self._pending.get(key)
+        if pending is not None:
+            self.hits += 1
+            return self._decode(pending[3])
+        with self._rlock:
+            row = self._rconn.execute("SELECT result FROM response_cache WHERE key = ?", (key,)).fetchone()
         if row is None:
             self.misses += 1
             return None
         self.hits += 1
-        data = json.loads(row[0])
-        usage = Usage(**data.pop("usage", {}))
-        return ChatResult(usage=usage, **data)
+        return self._decode(row[0])
 
-    def put(self, key: str, result: ChatResult) -> None:
+    @staticmethod
+    def _row(key: str, result: ChatResult) -> tuple[str, str, float, str]:
         data = asdict(result)
         data["cached"] = False
-        row = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO response_cache (key, model, created_at, result) VALUES (?, ?, ?, ?)",
-                (key, result.model, time.time(), row),
-            )
+        return key, result.model, time.time(), json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    def _write(self, rows: list[tuple[str, str, float, str]]) -> None:
+        with self._wlock:
+            self._wconn.execute("BEGIN IMMEDIATE")
+            try:
+                self._wconn.executemany(
+                    "INSERT OR REPLACE INTO response_cache (key, model, created_at, result) VALUES (?, ?, ?, ?)", rows
+                )
+            except BaseException:
+                self._wconn.execute("ROLLBACK")
+                raise
+            self._wconn.execute("COMMIT")
+
+    def put(self, key: str, result: ChatResult) -> None:
+        """Write now, waiting up to busy_timeout for another writer (for sync callers)."""
+        self._write([self._row(key, result)])
+
+    async def aput(self, key: str, result: ChatResult) -> None:
+        """Queue the row for the writer thread; returns at once."""
+        if self._error is not None:
+            raise RuntimeError(f"response cache {self.path}: writing failed") from self._error
+        if self._closed:
+            raise RuntimeError(f"response cache {self.path} is closed")
+        row = self._row(key, result)
+        with self._idle:
+            self._pending[key] = row
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, name="medsim-cache-writer", daemon=True)
+                self._writer.start()
+        self._queue.put(row)
+
+    def _drain(self) -> None:
+        while True:
+            first = self._queue.get()
+            stop = first is None
+            rows = [] if first is None else [first]
+            while len(rows) < 500:  # batch what has piled up: one commit for many rows
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                rows.append(nxt)
+            if rows:
+                try:
+                    self._write(rows)
+                except BaseException as exc:  # kept and raised to the next caller
+                    self._error = exc
+            with self._idle:
+                for row in rows:
+                    if self._pending.get(row[0]) is row:
+                        del self._pending[row[0]]
+                self._idle.notify_all()
+            if stop:
+                return
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Block until every queued row is written."""
+        with self._idle:
+            self._idle.wait_for(lambda: not self._pending, timeout)
+        if self._error is not None:
+            raise RuntimeError(f"response cache {self.path}: writing failed") from self._error
 
     def __len__(self) -> int:
-        with self._lock:
-            return self._conn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0]
+        with self._rlock:
+            n = self._rconn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0]
+        return n + len(self._pending)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self.close)
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join()
+        with self._wlock, self._rlock:
+            self._wconn.close()
+            self._rconn.close()
 
     def __enter__(self) -> ResponseCache:
         return self

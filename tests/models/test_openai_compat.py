@@ -51,6 +51,20 @@ def test_non_streaming(server, make_model):
     assert "stream" not in server.requests[-1] or not server.requests[-1]["stream"]
 
 
+def test_stream_auto_streams_only_for_on_token(server, make_model):
+    model = make_model()  # stream=None
+    run(model.chat(user("a")))
+    assert not server.requests[-1].get("stream")
+    tokens: list[str] = []
+    run(model.chat(user("b"), on_token=tokens.append))
+    assert server.requests[-1]["stream"] is True and len(tokens) > 1
+
+
+def test_extra_body_is_merged(server, make_model):
+    run(make_model(extra_body={"top_k": 20}).chat(user("a")))
+    assert server.requests[-1]["top_k"] == 20
+
+
 @pytest.mark.parametrize("stream", [True, False])
 def test_usage_reported_is_used(server, make_model, stream):
     model = make_model(stream=stream)
@@ -220,7 +234,9 @@ def test_cache_survives_a_new_process_worth_of_objects(server, make_model, tmp_p
     from medsim.store.cache import ResponseCache
 
     db = tmp_path / "run.db"
-    run(make_model(cache=ResponseCache(db)).chat(user("a")))
+    first = ResponseCache(db)
+    run(make_model(cache=first).chat(user("a")))
+    first.close()  # the first process ends
     rerun = make_model(cache=ResponseCache(db))
     assert run(rerun.chat(user("a"))).cached
     assert server.counts["/v1/chat/completions"] == 1

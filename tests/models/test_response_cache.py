@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
+import time
 
 from medsim.models.base import ChatResult, Usage
 from medsim.store.cache import ResponseCache, cache_key
@@ -58,3 +60,36 @@ def test_many_threads(tmp_path):
     for t in threads:
         t.join()
     assert len(cache) == 200
+
+
+def test_aput_never_waits_for_a_locked_file(tmp_path):
+    db = tmp_path / "run.db"
+    cache = ResponseCache(db)
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the run store mid-transaction holds the write lock
+    other.execute("CREATE TABLE IF NOT EXISTS runs (id TEXT)")
+
+    start = time.perf_counter()
+    asyncio.run(cache.aput("k", ChatResult("x")))
+    assert time.perf_counter() - start < 0.1  # returned at once
+    assert cache.get("k").content == "x"  # served from memory meanwhile
+    time.sleep(0.2)
+    on_disk = sqlite3.connect(db)
+    assert on_disk.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0] == 0  # still waiting for the lock
+    other.execute("COMMIT")
+    cache.flush(timeout=10)
+    assert on_disk.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0] == 1
+
+
+def test_close_writes_what_is_queued(tmp_path):
+    db = tmp_path / "run.db"
+    cache = ResponseCache(db)
+
+    async def many():
+        for i in range(300):
+            await cache.aput(f"k{i}", ChatResult(f"v{i}"))
+
+    asyncio.run(many())
+    cache.close()
+    reopened = ResponseCache(db)
+    assert len(reopened) == 300 and reopened.get("k299").content == "v299"
