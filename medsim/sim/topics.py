@@ -53,25 +53,25 @@ _CUES: dict[str, tuple[str, ...]] = {
     "greeting": (r"^(你好|您好)", r"请坐", r"我是.{0,8}(医生|大夫)", r"有什么(可以|能)帮"),
     "ending": (
         r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
-        r"复查", r"先到这", r"就这样", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+        r"复查", r"先到这", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
     ),
     "chief_complaint": (
-        r"哪里(不舒服|难受|不得劲|不好受)", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么了", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
+        r"哪里(不舒服|难受|不得劲|不好受)", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮",
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
-        r"起病", r"发病时间",
+        r"起病", r"发病时间", r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
     ),
     "duration": (
         r"多久", r"几天了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
     ),
     "site": (
-        r"哪里.{0,2}疼", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"(?<!往)哪一?(侧|边)",
+        r"哪里.{0,2}疼", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
     ),
     "character": (
-        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"(胀|刺|绞|闷|隐|钝)疼",
+        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"(胀|刺|绞|闷|隐|钝)疼",
         r"压着疼", r"针扎", r"刀割", r"闷闷", r"一跳一跳", r"一阵一阵", r"阵发", r"持续性", r"压榨", r"紧缩",
         r"烧灼", r"火辣辣", r"撕裂",
     ),
@@ -92,14 +92,14 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
-        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也",
+        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
     ),
     "associated": (
         r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)",
     ),
     "treatment": (
         r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗过", r"输过液",
-        r"打过针", r"来之前", r"自己吃过", r"(用|吃)过(什么|哪些)?药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
+        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过(什么|哪些)?药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
@@ -109,7 +109,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
         r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病",
     ),
-    "allergies": (r"过敏",),
+    "allergies": (r"过敏", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
     "medications": (
         r"(吃|服|用)(的|着)?(什么|哪些)?(药|药物)", r"药物", r"降压药", r"降糖药", r"胰岛素", r"用药",
         r"药.{0,4}(名字|按时)", r"吃药", r"在用.{0,8}药", r"几次药",
@@ -128,7 +128,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"孩子", r"小孩", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活",
     ),
-    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数"),
+    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
         r"查过",
@@ -188,6 +188,22 @@ _QUALITY = frozenset({"疼痛"})
 _MENSTRUAL_TERM = re.compile(r"月经|经期|经量|闭经|痛经|孕|产")
 
 
+@cache
+def _body_pattern() -> re.Pattern[str]:
+    """Body-part names (lexicon plus the simulator's site words), longest first."""
+    names = {n for canon, aliases in textlink._read_lexicon("body_parts.txt") for n in (canon, *aliases)}
+    names |= {"肚脐周围", "肚脐", "右下腹", "左下腹", "右上腹", "左上腹", "上腹", "下腹", "小肚子", "心窝", "胸口",
+              "后背", "腰", "大腿根", "后脑勺", "前额", "太阳穴"}
+    names = {n for n in names if len(n) >= 2 or n in ("腰", "头", "胸", "背")}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+@cache
+def _drug_pattern() -> re.Pattern[str]:
+    names = {n for canon, aliases in textlink._read_lexicon("drugs.txt") for n in (canon, *aliases) if len(n) >= 3}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
+
+
 def fold(text: str) -> str:
     out = textlink.normalize(text)
     for pattern, repl in _FOLD:
@@ -215,6 +231,10 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
         elif canon in _symptom_canon():
             symptoms.append(canon)
             masked[s:e] = "Ｓ" * (e - s)
+    # body parts left after the symptoms are masked as Ｂ (肚脐周围疼还是右下腹疼 → site)
+    joined = "".join(masked)
+    for m in _body_pattern().finditer(joined):
+        masked[m.start():m.end()] = "Ｂ" * (m.end() - m.start())
     return _dedupe(symptoms), _dedupe(conditions), "".join(masked)
 
 
@@ -222,7 +242,7 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前")
+_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是")
 _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|了没")
 
 
@@ -264,6 +284,8 @@ def _classify_sentence(folded: str) -> Parsed:
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
         if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
             continue
+        if re.search(r"[疼痛]得", clause):  # 疼得睡不着: how bad the pain is, not insomnia
+            clause_symptoms = [c for c in clause_symptoms if c not in ("失眠",)]
         if _compiled()["radiation"].search(clause):
             clause_symptoms = [c for c in clause_symptoms if not c.endswith("痛")]
         if _YESNO.search(clause) or clause.endswith("Ｓ"):
@@ -272,6 +294,9 @@ def _classify_sentence(folded: str) -> Parsed:
         topics.add("associated")
     if conditions and "family_history" not in topics:
         topics.add("past_history")
+    if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打", folded) and not topics & {
+            "allergies", "treatment", "relief", "triggers"}:
+        topics.add("medications")  # 阿司匹林每天都吃吗
     topics = _precedence(topics, masked)
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
 
@@ -314,6 +339,10 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
         topics.discard("severity")
     if "tests" in topics:
         topics -= {"past_history", "treatment"}
+    if "treatment" in topics:
+        topics.discard("site")
+    if "menstrual" in topics:
+        topics.discard("course")
     return topics
 
 
