@@ -125,7 +125,7 @@ def tokens(text: str) -> tuple[list[str], str]:
 _CONFLICTS = (
     ("急性", "亚急性", "慢性", "陈旧性", "陈旧"),
     ("左", "右", "双"),
-    ("1型", "2型", "i型", "ii型"),
+    ("i型", "ii型", "iii型", "iv型"),
     ("原发性", "继发性"),
     ("上消化道", "下消化道"),
     ("良性", "恶性"),
@@ -147,7 +147,12 @@ def _members(text: str, group: tuple[str, ...]) -> set[str]:
 
 
 def conflicting(a: str, b: str) -> bool:
-    """True when a and b name different members of a modifier group (急性 vs 陈旧性)."""
+    """True when a and b name different members of a modifier group (急性 vs 陈旧性), or both
+    carry numbers and the numbers differ (高血压2级 vs 高血压3级, CKD 3期 vs 4期) — the lexicon
+    maps such variants to one canonical term, so this check comes first."""
+    na, nb = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    if na and nb and sorted(na) != sorted(nb):
+        return True
     for group in _CONFLICTS:
         ma, mb = _members(a, group), _members(b, group)
         if ma and mb and not ma & mb:

@@ -168,3 +168,10 @@ def test_extraction_text_with_numbers_needs_the_same_numbers():
     assert field_credit("右下腹痛并自扪及包块3小时。", "右下腹痛并自扪及包块3小时")[0] == 1.0
     assert field_credit("肌酐156 umol/L", "肌酐156μmol/L")[0] == 1.0
     assert field_credit("肌酐165μmol/L", "肌酐156μmol/L")[0] == 0.0
+
+
+def test_diagnosis_grades_and_stages_must_agree():
+    assert _dx("高血压3级", gold="高血压2级|原发性高血压2级").value == 0.0
+    assert _dx("Ⅱ型呼吸衰竭", gold="Ⅰ型呼吸衰竭").value == 0.0
+    assert _dx("Ⅱ型呼吸衰竭", gold="Ⅱ型呼吸衰竭|呼吸衰竭").value == 1.0
+    assert _dx("2型糖尿病", gold="糖尿病").value == 1.0  # only one side has a number
