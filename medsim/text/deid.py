@@ -157,6 +157,11 @@ def _detect(text: str) -> list[_Span]:
     for s in spans:
         if s.kind == "name" and _RE_NAME_MOU.fullmatch(text, s.start, s.end):
             s.detail = "mou"
+    # a name found once is replaced everywhere in the record: 患者张三…张三诉胸痛
+    known = {text[s.start : s.end] for s in spans if s.kind == "name" and s.detail != "mou" and s.end - s.start >= 2}
+    for name in known:
+        for m in re.finditer(re.escape(name), text):
+            add(_Span(m.start(), m.end(), "name"))
     # precedence: structured identifiers first, then the order above; no overlaps
     order = {k: i for i, k in enumerate(("email", "id_card", "mobile", "landline", "record_no", "date", "hospital", "address", "name"))}
     spans.sort(key=lambda s: (order[s.kind], s.start, s.start - s.end))
@@ -380,7 +385,6 @@ _WARN_LABELS = {
     "landline": "固定电话",
     "record_no": "住院号/病案号/门诊号",
     "email": "电子邮箱",
-    "date": "完整日期",
     "address": "地址",
 }
 
@@ -388,17 +392,20 @@ _WARN_LABELS = {
 def phi_warnings(text: str) -> list[str]:
     """Human-readable warnings for anything in ``text`` that still looks like PHI.
 
-    Already-masked names (张某, 李某某), hospital names and dates without a year are not
-    reported: de-identified cases keep those on purpose.
+    Already-masked names (张某, 李某某) and our own surrogates are not reported. Hospital
+    names and dates are not reported either: de-identified cases keep dates (shifted, so they
+    cannot be told from real ones) and often name the treating hospital on purpose.
     """
     norm = normalize(text)
     out = []
     for s in _detect(norm.text):
-        if s.kind == "hospital" or (s.kind == "name" and s.detail == "mou") or (s.kind == "date" and s.detail != "full"):
+        if s.kind in ("hospital", "date") or (s.kind == "name" and s.detail == "mou"):
             continue
         a, b = norm.to_orig(s.start, s.end)
         value = text[a:b]
-        if s.kind == "id_card" and value.startswith("000000"):
-            continue  # our own surrogate
+        if (s.kind == "name" and value[:1] in _Surrogates._FAKE_SURNAMES) or (
+            s.kind == "id_card" and value.startswith("000000")
+        ):
+            continue  # our own surrogates
         out.append(f"possible {_WARN_LABELS.get(s.kind, s.kind)} ({s.kind}) at {a}: {value}")
     return out

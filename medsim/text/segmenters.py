@@ -98,6 +98,9 @@ def blank_zh():
             "the spaCy backend is not installed: run `pip install spacy` (or `pip install 'medsim[spacy]'`); "
             "no model download is needed, medsim uses spacy.blank('zh') with the jieba segmenter"
         ) from exc
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # spaCy's segmenter uses the global jieba: keep it quiet
     return spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
 
 

@@ -1,0 +1,111 @@
+"""Entities as physicians write them: terms, measurements with values, laterality."""
+
+from medsim.text import extract_entities
+
+
+def _by_type(text, type_):
+    return [e for e in extract_entities(text) if e.type == type_]
+
+
+def test_vital_signs_with_names_values_and_units():
+    text = "体温： T 37.8℃，P 101次／分，呼吸22次/分，BP 100/60mmHg，SpO2 95%"
+    vitals = {e.name: e for e in _by_type(text, "vital")}
+    assert vitals["体温"].value == 37.8 and vitals["体温"].unit == "℃"
+    assert vitals["脉搏"].value == 101 and vitals["脉搏"].unit == "次/分"
+    assert vitals["呼吸"].value == 22
+    assert vitals["血压"].value == 100 and vitals["血压"].value2 == 60 and vitals["血压"].unit == "mmHg"
+    assert vitals["血氧饱和度"].value == 95
+    bp = vitals["血压"]
+    assert text[bp.start : bp.end] == "BP 100/60mmHg"
+
+
+def test_lab_values_as_real_records_print_them():
+    text = "血常规：WBC 5.0×109／L，N 78％，Hb 112g/L；肌酐156umol/L，K 3.2mmol/L，CRP 86mg/L"
+    labs = {e.name: e for e in _by_type(text, "lab_value")}
+    assert labs["白细胞计数"].value == 5.0 and labs["白细胞计数"].unit == "×10^9/L"
+    assert labs["白细胞计数"].text == "WBC 5.0×109／L"
+    assert labs["中性粒细胞百分比"].value == 78 and labs["中性粒细胞百分比"].unit == "%"
+    assert labs["血红蛋白"].unit == "g/L"
+    assert labs["肌酐"].value == 156 and labs["肌酐"].unit == "μmol/L"
+    assert labs["钾"].value == 3.2
+    assert labs["C反应蛋白"].unit == "mg/L"
+
+
+def test_blood_gas_mmhg_is_a_lab_value_not_a_vital():
+    (e,) = _by_type("PaO2 55mmHg", "lab_value")
+    assert e.name == "动脉血氧分压" and e.value == 55
+
+
+def test_doses_know_their_drug_and_frequency():
+    text = "予拜阿司匹林100mg qd，波立维75mg qd，阿托伐他汀20mg qn"
+    drugs = [e.norm for e in _by_type(text, "drug")]
+    assert drugs == ["阿司匹林", "氯吡格雷", "阿托伐他汀"]
+    doses = _by_type(text, "dose")
+    assert [(d.value, d.unit, d.name) for d in doses] == [
+        (100, "mg", "阿司匹林"), (75, "mg", "氯吡格雷"), (20, "mg", "阿托伐他汀")]
+    freqs = _by_type(text, "frequency")
+    assert [f.norm for f in freqs] == ["qd", "qd", "qn"]
+    assert freqs[0].value == 1
+
+
+def test_frequency_normalization():
+    freqs = {e.text: e for e in _by_type("q8h，每日3次，bid，prn，每12小时1次", "frequency")}
+    assert freqs["q8h"].norm == "q8h" and freqs["q8h"].value == 3
+    assert freqs["每日3次"].norm == "tid"
+    assert freqs["bid"].value == 2
+    assert freqs["prn"].value is None
+    assert freqs["每12小时1次"].norm == "q12h"
+
+
+def test_durations_have_values():
+    d = {e.text: e for e in _by_type("咳嗽3月余，发热2天，高血压十余年，腹痛半天", "duration")}
+    assert (d["3月余"].value, d["3月余"].unit) == (3, "月")
+    assert (d["2天"].value, d["2天"].unit) == (2, "天")
+    assert d["十余年"].value == 10
+    assert d["半天"].value == 0.5
+
+
+def test_terms_with_canonical_forms():
+    ents = extract_entities("行冠脉造影，诊断冠心病，转心内")
+    norms = {(e.type, e.norm) for e in ents}
+    assert ("exam", "冠状动脉造影") in norms
+    assert ("disease", "冠状动脉粥样硬化性心脏病") in norms
+    assert ("department", "心血管内科") in norms
+
+
+def test_lay_phrases_are_recognised_as_their_standard_term():
+    ents = extract_entities("大夫，我心口疼，还拉肚子")
+    assert [(e.type, e.norm) for e in ents] == [("symptom", "胸痛"), ("symptom", "腹泻")]
+
+
+def test_laterality_attached():
+    ents = extract_entities("右侧腹股沟区可扪及一肿块，左下肢水肿，双肺呼吸音粗，右下腹痛")
+    side = {e.text: e.laterality for e in ents}
+    assert side["右侧腹股沟区"] == "右"
+    assert side["肿块"] == "右"  # the finding takes the side of the body part it sits on
+    assert side["左下肢水肿"] == "左"
+    assert side["双肺"] == "双侧"
+    assert side["右下腹痛"] == "右"
+
+
+def test_no_laterality_across_a_clause():
+    ents = extract_entities("左手示指扎伤，发热")
+    fever = next(e for e in ents if e.norm == "发热")
+    assert fever.laterality is None
+
+
+def test_demographics():
+    demo = {e.name: e for e in _by_type("患者，男，49岁，因腹痛入院", "demographic")}
+    assert demo["性别"].norm == "男"
+    assert demo["年龄"].value == 49
+
+
+def test_short_latin_labels_need_a_value():
+    # "N" and "P" are lab/vital labels, not findings on their own
+    assert not [e for e in extract_entities("N端和P点") if e.type == "exam"]
+
+
+def test_offsets_point_into_the_original():
+    text = "血常规：ＷＢＣ　１２．３×１０＾９／Ｌ，右下腹痛３天"
+    for e in extract_entities(text):
+        assert text[e.start : e.end] == e.text

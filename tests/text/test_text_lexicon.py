@@ -1,0 +1,89 @@
+"""Lexicons: files with headers, synonyms, brands, lay language, departments."""
+
+from medsim.paths import lexicons_dir
+from medsim.text import get_lexicon
+
+LEXICON_FILES = [
+    "diseases.txt", "symptoms.txt", "drugs.txt", "exams.txt", "procedures.txt", "body_parts.txt",
+    "departments.txt", "lay_synonyms.txt", "negation_cues.txt", "uncertainty_cues.txt",
+    "pseudo_negations.txt", "family_markers.txt", "historical_markers.txt", "thuocl_medical_words.txt",
+]
+
+
+def test_every_lexicon_file_names_its_source_and_licence():
+    folder = lexicons_dir()
+    for name in LEXICON_FILES:
+        head = (folder / name).read_text(encoding="utf-8")[:600]
+        assert "# source:" in head, name
+        assert "licence:" in head, name
+    assert (folder / "THUOCL_LICENSE.txt").exists()
+    assert (folder / "JioNLP_LICENSE.txt").exists()
+
+
+def test_lexicon_is_cached():
+    assert get_lexicon() is get_lexicon()
+
+
+def test_brand_names_map_to_generic():
+    lex = get_lexicon()
+    assert lex.canonical("拜阿司匹林") == "阿司匹林"
+    assert lex.canonical("波立维") == "氯吡格雷"
+    assert lex.canonical("络活喜") == "氨氯地平"
+    assert lex.type_of("倍他乐克") == "drug"
+
+
+def test_exam_aliases():
+    lex = get_lexicon()
+    assert lex.canonical("血细胞分析") == "血常规"
+    assert lex.canonical("CBC") == "血常规"
+    assert lex.canonical("WBC") == "白细胞计数"
+    assert lex.type_of("尿常规") == "exam"
+
+
+def test_department_short_forms():
+    lex = get_lexicon()
+    assert lex.canonical("心内") == "心血管内科"
+    assert lex.canonical("神外") == "神经外科"
+    assert lex.type_of("消化内科") == "department"
+
+
+def test_lay_synonyms_both_ways():
+    lex = get_lexicon()
+    assert lex.canonical("心口疼") == "胸痛"
+    assert lex.canonical("拉肚子") == "腹泻"
+    assert lex.canonical("血糖高") == "高血糖"
+    assert lex.canonical("喘不上气") == "呼吸困难"
+    assert lex.canonical("发烧") == "发热"
+    assert "拉肚子" in lex.standard_to_lay["腹泻"]
+    assert "发烧" in lex.lay_terms_for("发热")
+
+
+def test_lay_vocabulary_is_rich_and_resolves_to_lexicon_terms():
+    lex = get_lexicon()
+    assert len(lex.lay_synonyms) >= 300
+    resolved = [lay for lay, std in lex.lay_synonyms.items() if lex.type_of(std)]
+    assert len(resolved) / len(lex.lay_synonyms) >= 0.95
+
+
+def test_typed_lists_are_large():
+    lex = get_lexicon()
+    assert len(lex.terms("disease")) >= 400
+    assert len(lex.terms("symptom")) >= 150
+    assert len(lex.terms("drug")) >= 300
+    assert len(lex.terms("exam")) >= 200
+    assert len(lex.terms("procedure")) >= 100
+
+
+def test_cue_lists_loaded():
+    lex = get_lexicon()
+    assert "否认" in lex.negation_pre
+    assert "阴性" in lex.negation_post
+    assert "待排" in lex.uncertainty_post and "疑似" in lex.uncertainty_pre
+    assert "无明显诱因" in lex.pseudo_negations
+    assert "父亲" in lex.family_markers and "既往" in lex.historical_markers
+
+
+def test_unknown_term():
+    lex = get_lexicon()
+    assert lex.canonical("完全不相干的词") is None
+    assert lex.type_of("完全不相干的词") is None

@@ -1,0 +1,151 @@
+"""Negation, uncertainty, family and past history, on sentences as physicians write them."""
+
+import pytest
+
+from medsim.text import analyze
+
+
+def _f(text):
+    return {f.entity.norm: f for f in analyze(text).findings}
+
+
+def test_denial_covers_a_list_joined_by_dunhao():
+    f = _f("否认高血压、糖尿病史。")
+    assert f["高血压"].polarity == "absent" and f["糖尿病"].polarity == "absent"
+    assert f["高血压"].historical and f["糖尿病"].historical
+    assert f["高血压"].cue == "否认"
+
+
+def test_denial_of_infectious_and_surgical_history():
+    f = _f("否认肝炎、结核等传染病史，否认手术、外伤史，否认药物过敏史。")
+    assert f["病毒性肝炎"].polarity == "absent"
+    assert f["结核病"].polarity == "absent"
+    assert f["手术"].polarity == "absent"
+    assert f["外伤"].polarity == "absent"
+
+
+def test_no_obvious_cause_is_not_a_negation():
+    f = _f("3天前无明显诱因出现胸痛，呈压榨样，伴大汗。")
+    assert f["胸痛"].polarity == "present"
+    assert f["多汗"].polarity == "present"
+
+
+def test_wu_negates_every_item_in_its_list():
+    f = _f("无发热、咳嗽，有腹痛。")
+    assert f["发热"].polarity == "absent" and f["咳嗽"].polarity == "absent"
+    assert f["腹痛"].polarity == "present"
+
+
+def test_scope_ends_at_comma():
+    f = _f("无发热，咳嗽、咳痰2天。")
+    assert f["发热"].polarity == "absent"
+    assert f["咳嗽"].polarity == "present" and f["咳痰"].polarity == "present"
+
+
+@pytest.mark.parametrize("contrast", ["但", "但是", "然而", "而"])
+def test_scope_ends_at_contrast_words(contrast):
+    f = _f(f"无发热{contrast}有咳嗽")
+    assert f["发热"].polarity == "absent"
+    assert f["咳嗽"].polarity == "present"
+
+
+def test_bu_ban_and_ji():
+    f = _f("不伴恶心、呕吐，无腹泻及黑便。")
+    assert all(f[k].polarity == "absent" for k in ("恶心", "呕吐", "腹泻", "黑便"))
+
+
+def test_physical_exam_negations():
+    f = _f("双肺呼吸音清，未闻及干湿啰音。腹软，无压痛及反跳痛，Murphy征阴性。")
+    assert f["干湿啰音"].polarity == "absent"
+    assert f["压痛"].polarity == "absent" and f["反跳痛"].polarity == "absent"
+    assert f["Murphy征阳性"].polarity == "absent"
+
+
+def test_results_normal_or_negative():
+    f = _f("胸片未见异常。尿蛋白(-)，肥达反应阴性，尿常规、粪常规未见明显异常。")
+    assert f["胸片"].polarity == "absent" and f["胸片"].cue == "未见异常"
+    assert f["尿蛋白"].polarity == "absent" and f["尿蛋白"].cue == "(-)"
+    assert f["肥达反应"].polarity == "absent"
+    assert f["尿常规"].polarity == "absent" and f["粪常规"].polarity == "absent"
+
+
+def test_fullwidth_negative_sign():
+    assert _f("尿糖（－）")["尿糖"].polarity == "absent"
+
+
+def test_positive_result_stays_present():
+    assert _f("PPD试验阳性")["结核菌素试验"].polarity == "present"
+
+
+@pytest.mark.parametrize(
+    ("text", "term", "cue"),
+    [
+        ("考虑肠梗阻可能", "肠梗阻", None),
+        ("疑似急性阑尾炎", "急性阑尾炎", "疑似"),
+        ("肺癌待排", "肺癌", "待排"),
+        ("不除外肺栓塞", "肺栓塞", "不除外"),
+        ("主动脉夹层不除外", "主动脉夹层", "不除外"),
+        ("左侧隐睾伴恶变？", "隐睾", "？"),
+        ("可疑胆囊结石", "胆囊结石", "可疑"),
+    ],
+)
+def test_uncertainty(text, term, cue):
+    f = _f(text)[term]
+    assert f.polarity == "uncertain"
+    if cue:
+        assert f.cue == cue
+
+
+def test_bu_chu_wai_is_uncertainty_not_negation():
+    assert _f("不除外心肌梗死")["急性心肌梗死"].polarity == "uncertain"
+
+
+def test_family_history():
+    f = _f("父亲有高血压，母亲体健。")
+    assert f["高血压"].owner == "family" and f["高血压"].polarity == "present"
+    f = _f("其母患糖尿病20年。")
+    assert f["糖尿病"].owner == "family"
+
+
+def test_family_history_section():
+    f = _f("家族史：父亲死于肺癌，母亲患糖尿病。\n个人史：无吸烟。患者诉腹痛。")
+    assert f["肺癌"].owner == "family" and f["糖尿病"].owner == "family"
+    assert f["腹痛"].owner == "patient"
+
+
+def test_denied_family_history():
+    f = _f("否认家族遗传病史。")
+    (finding,) = f.values()
+    assert finding.polarity == "absent" and finding.owner == "family"
+
+
+def test_family_member_in_another_clause_does_not_own_the_finding():
+    f = _f("4个月前母亲替他洗澡时，发现右侧上腹部无痛性肿块。")
+    assert f["肿块"].owner == "patient"
+    assert f["肿块"].polarity == "present"  # 无痛性 is a pseudo-negation
+
+
+def test_past_history():
+    f = _f("既往曾患肺结核，已治愈。10年前行阑尾切除术。")
+    assert f["肺结核"].historical
+    assert f["阑尾切除术"].historical
+    assert not _f("今日出现胸痛")["胸痛"].historical
+
+
+def test_patient_present_finding_defaults():
+    f = _f("患者咳嗽")["咳嗽"]
+    assert (f.polarity, f.owner, f.historical, f.cue) == ("present", "patient", False, None)
+
+
+def test_pseudo_negations_inside_findings():
+    f = _f("四肢无力，胸部不适，不明原因发热。")
+    assert f["肢体无力"].polarity == "present"
+    assert f["胸闷"].polarity == "present"
+    assert f["发热"].polarity == "present"
+
+
+def test_finding_exposes_entity_shortcuts():
+    text = "否认高血压"
+    (f,) = analyze(text).findings
+    assert (f.norm, f.text, f.type) == ("高血压", "高血压", "disease")
+    assert text[f.start : f.end] == "高血压"
