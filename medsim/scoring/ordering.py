@@ -9,14 +9,21 @@ The answer holds display numbers; ``transcript.info["steps_shown"]`` maps displa
 τ is Kendall's τ-a over the m distinct valid steps given (pairs in gold order minus pairs
 reversed, over all m(m−1)/2 pairs); m / n penalises missing steps. With m < 2 no order can
 be judged: (τ + 1) / 2 is taken as 1 when n == 1 and 0.5 (no information) otherwise.
+
+A model that copies the steps' text under fresh numbers (1. 探查腹腔 2. 消毒铺巾 …) is read
+by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from rapidfuzz import fuzz
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import no_gold, unparsed
+from medsim.scoring.matching import normalize
 from medsim.sim.answer import coerce_int, extract_steps
 
 NAME = "ordering"
@@ -68,6 +75,30 @@ def order_score(display: list[int], steps_shown: list[int] | None, n: int) -> di
     }
 
 
+_LEAD = re.compile(r"^\s*(?:第?\s*\d+\s*步?\s*[.、:：)）]?|[-*•])\s*")
+TEXT_MATCH = 85  # rapidfuzz partial ratio for a line to name a step
+
+
+def steps_from_text(text: str, steps: list[str]) -> list[int]:
+    """Original step indices read from lines that quote the step texts, in line order."""
+    out: list[int] = []
+    norm_steps = [normalize(s) for s in steps]
+    for line in text.splitlines():
+        body = normalize(_LEAD.sub("", line))
+        if len(body) < 2:
+            continue
+        ratios = [fuzz.partial_ratio(s, body) if s else 0.0 for s in norm_steps]
+        best = max(range(len(steps)), key=ratios.__getitem__)
+        if ratios[best] >= TEXT_MATCH and best not in out:
+            out.append(best)
+    return out
+
+
+def _renumbered(display: list[int]) -> bool:
+    """1, 2, 3 … in order: the signature of a model that renumbered the steps it listed."""
+    return len(display) >= 2 and display == list(range(1, len(display) + 1))
+
+
 @scorer(NAME)
 def score_ordering(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
@@ -76,7 +107,15 @@ def score_ordering(inp: ScoreInput) -> Score:
     if n == 0:
         return no_gold(NAME, "steps")
     display = _display_numbers(inp.transcript.answer, n)
-    d = order_score(display, inp.transcript.info.get("steps_shown"), n)
+    shown = inp.transcript.info.get("steps_shown") or list(range(n))
+    read_from = "numbers"
+    # A model that lists the steps' text under fresh numbers 1, 2, 3 …: its order is in the text.
+    if _renumbered(display) and inp.transcript.final_text:
+        originals = steps_from_text(inp.transcript.final_text, inp.case.steps)
+        if len(originals) >= 2 and [shown.index(o) + 1 for o in originals] != display:
+            display, read_from = [shown.index(o) + 1 for o in originals], "step text"
+    d = order_score(display, shown, n)
+    d["read_from"] = read_from
     value = max(0.0, min(1.0, d.pop("value")))
     tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"
     reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"]

@@ -175,3 +175,12 @@ def test_diagnosis_grades_and_stages_must_agree():
     assert _dx("Ⅱ型呼吸衰竭", gold="Ⅰ型呼吸衰竭").value == 0.0
     assert _dx("Ⅱ型呼吸衰竭", gold="Ⅱ型呼吸衰竭|呼吸衰竭").value == 1.0
     assert _dx("2型糖尿病", gold="糖尿病").value == 1.0  # only one side has a number
+
+
+def test_ordering_reads_renumbered_step_text():
+    text = "正确顺序如下：\n1. 消毒铺巾\n2. 切开皮肤\n3. 探查腹腔，明确病变\n4. 关腹"
+    s = run("ordering", case(steps=STEPS), transcript([1, 2, 3, 4], final_text=text, info={"steps_shown": SHOWN}))
+    assert s.value == 1.0 and s.details["read_from"] == "step text"
+    # display numbers that already are the gold order are taken as numbers
+    s = run("ordering", case(steps=STEPS), transcript([2, 4, 1, 3], final_text="2,4,1,3", info={"steps_shown": SHOWN}))
+    assert s.value == 1.0 and s.details["read_from"] == "numbers"
