@@ -8,5 +8,10 @@ unsupported findings with spans and bilingual reasons, a score in [0, 1], omissi
 
 from medsim.facts.check import FactFinding, FactReport, Omission, check, omissions
 from medsim.facts.claims import Claim, extract_claims
+from medsim.facts.guard import GuardFlag, check_patient_turn
+from medsim.facts.record_parse import parse_record
 
-__all__ = ["Claim", "FactFinding", "FactReport", "Omission", "check", "extract_claims", "omissions"]
+__all__ = [
+    "Claim", "FactFinding", "FactReport", "GuardFlag", "Omission", "check", "check_patient_turn", "extract_claims",
+    "omissions", "parse_record",
+]

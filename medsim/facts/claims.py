@@ -292,6 +292,7 @@ _SEX = re.compile(
     r"|(?:\d+\s*岁[，,、\s]*(?:的)?(?:青年|老年|中年)?(?P<c>男|女)性)"
     r"|(?:(?P<d>男|女)性(?:患者|病人|病儿|患儿))"
     r"|(?:^|[，。\n：:])\s*(?P<e>男|女)\s*(?=[，,])"
+    r"|(?:性别[：:]\s*(?P<f>男|女))"
 )
 _AGE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|天|周)(?![前内来时起余后])"
@@ -302,7 +303,7 @@ _AGE_ANCHOR = re.compile(r"(男|女|性|患者|病人|患儿|病儿|年龄|岁|[
 def demographics(text: str) -> list[Claim]:
     out = []
     for m in _SEX.finditer(text):
-        group = next(g for g in "abcde" if m.group(g))
+        group = next(g for g in "abcdef" if m.group(g))
         start = m.start(group)
         sentence = text[max(text.rfind("。", 0, start), text.rfind("\n", 0, start), 0):start]
         if any(c in sentence for c in vocab.FAMILY_CUES):

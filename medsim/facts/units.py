@@ -99,7 +99,7 @@ def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str =
     """True/False when comparable, None when the units measure different things (mmol/L vs mg/dL).
 
     Equal means within rounding: the less precise of the two printed numbers decides the tolerance,
-    plus 0.5 % for unit conversions (38.2 and 38.6 ℃ differ; 0.0542 mmol/L and 54.20 μmol/L agree).
+    plus 0.1 % for unit conversions (38.2 and 38.6 ℃ differ; 0.0542 mmol/L and 54.20 μmol/L agree).
     """
     va, ba = to_base(a, a_unit)
     vb, bb = to_base(b, b_unit)
@@ -108,7 +108,7 @@ def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str =
         vb, bb = _to_molar(vb, bb, analyte)
     if ba != bb:
         return None
-    tol = 0.005 * max(abs(va), abs(vb))
+    tol = 0.001 * max(abs(va), abs(vb))
     for text, value, base_value in ((a_text, a, va), (b_text, b, vb)):
         if text and value:
             half_ulp = 0.5 * 10 ** (-decimals(text))

@@ -242,6 +242,9 @@ def build(cases: list[dict]) -> list[dict]:
                 new = f"{int(sys_) + 40}/{int(dia) + 20}"
             else:
                 new = fmt(float(value) * rng.choice([0.7, 1.3, 1.5]), value) if name != "体温" else fmt(float(value) + 1.8, value)
+            recorded = [float(t) for t in re.findall(r"(\d+(?:\.\d+)?)\s*(?:℃|oC|︒C|度|摄氏度)", text)]
+            if name == "体温" and any(abs(float(new) - t) < 0.5 for t in recorded):
+                continue  # the changed value must not equal another recorded temperature (最高40摄氏度)
             add(cid, f"{rng.choice(['查体：', '', '测得'])}{name}{new}{unit}。", "value_change")
 
         labs = lab_atoms(text)

@@ -1,0 +1,97 @@
+"""Guard for an LLM-played patient: flag an utterance that invents, leaks or jumps ahead.
+
+- ``invented_finding``: the patient reports a symptom, sign or value the record does not contain
+  (or contradicts: says 发烧 where the record says 无发热).
+- ``diagnosis_leak``: the patient names the case's diagnosis, which a patient cannot know
+  (unless that name is already in a section the patient has disclosed, e.g. a past history).
+- ``unrevealed_result``: the patient quotes a test or vital-sign result before that section was
+  disclosed (ordered and revealed by the oracle).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz import fuzz
+
+from medsim.facts.check import judge
+from medsim.facts.record import index_text
+from medsim.scenario.schema import RECORD_FIELDS, Case
+
+GuardKind = Literal["invented_finding", "diagnosis_leak", "unrevealed_result"]
+_RESULT_FIELDS = ("tests", "vitals", "physical_exam")
+_QUALIFIERS = re.compile(r"^(急性|慢性|亚急性|原发性|继发性|左侧|右侧|双侧|左|右|疑似|可疑)+")
+
+
+@dataclass
+class GuardFlag:
+    kind: GuardKind
+    span: tuple[int, int]  # in the utterance
+    reason: str  # Chinese, then English
+
+
+def _diagnosis_terms(case: Case) -> list[str]:
+    terms = []
+    for d in case.diagnosis:
+        d = re.sub(r"[（(].*?[)）]", "", d).strip(" ，,。")
+        core = _QUALIFIERS.sub("", d)
+        terms.extend(t for t in {d, core} if len(t) >= 2)
+    return terms
+
+
+def _leaks(case: Case, utterance: str, disclosed_text: str) -> list[GuardFlag]:
+    flags = []
+    for term in _diagnosis_terms(case):
+        if term in disclosed_text:
+            continue  # the patient may repeat a name the record gave them (既往高血压)
+        pos = utterance.find(term)
+        if pos < 0 and len(term) >= 4:
+            al = fuzz.partial_ratio_alignment(term, utterance, score_cutoff=88)
+            pos, end = (al.dest_start, al.dest_end) if al else (-1, -1)
+        else:
+            end = pos + len(term)
+        if pos >= 0 and not any(f.span[0] <= pos < f.span[1] for f in flags):
+            flags.append(GuardFlag("diagnosis_leak", (pos, end),
+                                   f"患者说出了诊断“{term}”，患者不应知道 / the patient names the diagnosis {term}"))
+    return flags
+
+
+def check_patient_turn(case: Case, utterance: str, *, disclosed_fields: Iterable[str] | None = None) -> list[GuardFlag]:
+    """Flags for one simulated-patient utterance. ``disclosed_fields``: record sections revealed so
+    far (None: every section but the diagnosis, so only inventions and leaks are flagged)."""
+    disclosed = set(RECORD_FIELDS) - {"diagnosis"} if disclosed_fields is None else set(disclosed_fields)
+    disclosed_text = "\n".join(case.record_section(f) or "" for f in disclosed if f != "diagnosis")
+    flags = _leaks(case, utterance, disclosed_text)
+
+    # the patient knows their own record, except the diagnosis: hold the utterance against the rest
+    record = case.model_copy(update={"diagnosis": []}).full_record_text()
+    rec = index_text(record)
+    out = index_text(utterance)
+    hidden = [f for f in _RESULT_FIELDS if f not in disclosed]
+    hidden_text = "\n".join(case.record_section(f) or "" for f in hidden)
+    for claim in out.claims:
+        span = out.orig_span(claim.start, claim.end)
+        if any(f.span[0] <= span[0] < f.span[1] for f in flags):
+            continue
+        if claim.kind == "measurement" and hidden and claim.key in {c.key for c in index_text(hidden_text).claims}:
+            flags.append(GuardFlag("unrevealed_result", span,
+                                   f"患者提前说出了尚未揭示的检查结果“{claim.text}” / "
+                                   f"the patient quotes a result not yet revealed: {claim.text}"))
+            continue
+        if claim.kind not in ("finding", "measurement", "drug") or claim.polarity != "present" or claim.owner != "patient":
+            continue
+        verdict = judge(claim, rec)
+        if verdict is not None and verdict.status != "supported":
+            flags.append(GuardFlag("invented_finding", span,
+                                   f"病历中没有或与之矛盾：“{claim.text}”（{verdict.zh}） / "
+                                   f"not in the record or contradicting it: {claim.text} ({verdict.en})"))
+    for test in case.tests if "tests" in hidden else []:
+        for name in (test.name, *test.aliases):
+            m = re.search(re.escape(name) + r"[^。，；]{0,4}(提示|显示|示|结果|报告|说)", utterance)
+            if m and not any(f.span[0] <= m.start() < f.span[1] for f in flags):
+                flags.append(GuardFlag("unrevealed_result", (m.start(), m.end()),
+                                       f"患者提前说出了{name}的结果 / the patient quotes the {name} result before it was revealed"))
+    return sorted(flags, key=lambda f: f.span)

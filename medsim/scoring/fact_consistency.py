@@ -1,0 +1,75 @@
+"""fact_consistency: every statement the clinician made, held against the case record.
+
+All clinician turns are checked (a hallucinated lab value in turn 2 counts as much as one in the
+final answer); questions are skipped (``你发烧吗？`` asserts nothing), and so are advice, plans
+and the clinician's own diagnoses (see ``medsim.facts.check``). A turn that is only structured
+JSON has no prose to check and is skipped; if nothing is left the item is not scored.
+
+value = supported / (supported + contradicted + value_mismatch + unsupported); 1.0 when the
+clinician asserted nothing checkable about the record. Config: ``max_listed`` (problems listed in
+reasons, default 5).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from medsim.facts import check
+from medsim.scoring.base import Score, ScoreInput, scorer
+
+NAME = "fact_consistency"
+_SENTENCE = re.compile(r"[^。！？!?\n；;]+[。！？!?\n；;]?")
+_QUESTION = re.compile(r"[？?]|吗[。\s]*$|呢[。\s]*$|有没有|是不是|是否|能否|请问")
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+def is_structured(text: str) -> bool:
+    """The whole turn is a JSON value (optionally fenced): nothing to fact-check as prose."""
+    body = text.strip()
+    m = _FENCE.match(body)
+    if m:
+        body = m.group(1)
+    if not body or body[0] not in "{[":
+        return False
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
+
+
+def statements(text: str) -> str:
+    """The text without its questions."""
+    return "".join(s for s in _SENTENCE.findall(text) if not _QUESTION.search(s))
+
+
+def clinician_prose(inp: ScoreInput) -> str:
+    turns = [t.text for t in inp.transcript.by("clinician") if t.text and not is_structured(t.text)]
+    if not turns and inp.transcript.final_text and not is_structured(inp.transcript.final_text):
+        turns = [inp.transcript.final_text]
+    return "\n".join(statements(t) for t in turns)
+
+
+@scorer(NAME)
+def score_fact_consistency(inp: ScoreInput) -> Score:
+    text = clinician_prose(inp)
+    if not text.strip():
+        return Score(NAME, None, ["无可核查的陈述（仅结构化答案或只有提问） / no prose to check"],
+                     error="no clinician prose to check")
+    report = check(inp.case, text, key_facts=[])
+    problems = report.problems()
+    limit = int(inp.config.get("max_listed", 5))
+    total = sum(report.counts[s] for s in ("supported", "contradicted", "value_mismatch", "unsupported"))
+    reasons = [f"与病历一致 {report.counts['supported']}/{total}"]
+    reasons += [f"{f.status}：{f.text} — {f.reason_zh}" for f in problems[:limit]]
+    details = {
+        "counts": report.counts,
+        "skipped": report.skipped,
+        "problems": [
+            {"status": f.status, "kind": f.kind, "text": f.text, "span": list(f.span),
+             "evidence": f.evidence_text, "reason_zh": f.reason_zh, "reason_en": f.reason_en}
+            for f in problems
+        ],
+    }
+    return Score(NAME, report.score, reasons, details)

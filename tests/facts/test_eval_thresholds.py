@@ -1,0 +1,66 @@
+"""Regression guard: the checker's measured quality on the CMB-Clin evaluation sets.
+
+Thresholds sit a little under what ``bench/eval_facts.py`` measures, so a change that loses
+recall or raises false alarms fails here. The records are read from ../shared (CMB-Clin,
+Apache-2.0); without them the test is skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT.parent / "shared" / "data" / "cmb-clin_CMB-test-qa.json"
+DATA = ROOT / "tests" / "facts" / "data"
+
+pytestmark = pytest.mark.skipif(not CASES.exists(), reason="CMB-Clin records not at ../shared/data")
+
+
+def _eval_module():
+    spec = importlib.util.spec_from_file_location("eval_facts", ROOT / "bench" / "eval_facts.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def evaluate():
+    mod = _eval_module()
+    from medsim.facts.record_parse import cmb_case
+
+    cases = {f"cmb-{c['id']}": cmb_case(c) for c in json.loads(CASES.read_text(encoding="utf-8"))}
+
+    def run(name: str) -> dict:
+        return mod.evaluate(mod.load_items(DATA / name), cases)
+
+    return run
+
+
+# (file, minimum F1 on every error type with at least 5 items, maximum false-alarm rate)
+SETS = [
+    ("facts_eval.jsonl", 0.95, 0.01),
+    ("facts_eval_hand.jsonl", 0.90, 0.03),
+    ("facts_eval_heldout.jsonl", 0.85, 0.05),
+]
+
+
+@pytest.mark.parametrize(("name", "min_f1", "max_false_alarms"), SETS)
+def test_quality(evaluate, name, min_f1, max_false_alarms):
+    res = evaluate(name)
+    low = {label: round(row["f1"], 3) for label, row in res["per_label"].items()
+           if "f1" in row and row["n"] >= 5 and row["f1"] < min_f1}
+    assert not low, f"F1 below {min_f1}: {low}"
+    assert res["overall"]["false_alarm_rate"] <= max_false_alarms
+    assert res["overall"]["f1"] >= min_f1
+
+
+def test_set_size():
+    n = 0
+    for name, *_ in SETS:
+        rows = [json.loads(x) for x in (DATA / name).read_text(encoding="utf-8").splitlines() if x.strip()]
+        n += sum(1 for r in rows if "_header" not in r)
+    assert n >= 400

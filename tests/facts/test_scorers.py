@@ -1,0 +1,41 @@
+"""fact_consistency reads every clinician turn; coverage reads the answer."""
+
+from __future__ import annotations
+
+from medsim.scenario.schema import Scenario
+from medsim.scoring.base import ScoreInput, get_scorer
+from medsim.sim.transcript import Transcript
+
+
+def _inp(case, turns: list[str], answer=None, config=None) -> ScoreInput:
+    scenario = Scenario(id="record_summary", name="病历摘要", name_en="summary", dimension="summary",
+                        kind="single_turn", cases=[case], clinician={"instructions": "写摘要"},
+                        scoring=["fact_consistency"])
+    t = Transcript(scenario_id="record_summary", case_id=case.id)
+    for text in turns:
+        t.add("clinician", text)
+    t.final_text = turns[-1] if turns else None
+    t.answer = answer if answer is not None else t.final_text
+    return ScoreInput(scenario=scenario, case=case, transcript=t, config=config or {})
+
+
+def test_fact_consistency_checks_all_turns_and_skips_questions(appendicitis):
+    score = get_scorer("fact_consistency")(_inp(appendicitis, [
+        "您好，请问有没有恶心、呕吐？",  # a question asserts nothing
+        "您的白细胞是21.3×10^9/L，有点高。",  # a wrong value in an early turn still counts
+        "最终答案：58岁男性，右下腹痛3天，伴发热，考虑急性阑尾炎。",
+    ]))
+    assert 0 < score.value < 1
+    assert [p["status"] for p in score.details["problems"]] == ["value_mismatch"]
+
+
+def test_fact_consistency_skips_structured_answers(appendicitis):
+    score = get_scorer("fact_consistency")(_inp(appendicitis, ['{"level": 3, "department": "普外科"}'],
+                                                answer={"level": 3, "department": "普外科"}))
+    assert score.value is None and score.error
+
+
+def test_coverage(appendicitis):
+    score = get_scorer("coverage")(_inp(appendicitis, ["58岁男性，右下腹痛3天，否认高血压。"]))
+    assert score.value == 2 / 3
+    assert score.details["missed"] == ["WBC 12.3×10^9/L"]
