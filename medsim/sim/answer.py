@@ -432,7 +432,9 @@ def extract_choices(text: str, letters: list[str] | None = None) -> list[str]:
 # --------------------------------------------------------------------------- steps
 
 _NUM = r"(?:\d+|(?<![\u4e00-\u9fff])[一二三四五六七八九十]{1,3}(?![\u4e00-\u9fff]))"
-_STEP_SEP = r"\s*(?:->|=>|→|⇒|>|＞|—+>?|-|,|，|、|;|；|\s)\s*"
+_STEP_SEP = r"(?:->|=>|→|⇒|>|＞|—+>?|-|,|，|、|;|；)"  # spaces belong to the tokens
+_STEP_TOK = rf"\s*[(（\[]?(?:步骤|第)?\s*{_NUM}\s*步?[)）\]]?\s*"  # 3, (3), 步骤3, 第3步
+_CIRCLED = {chr(0x2460 + i): f" {i + 1} " for i in range(20)}  # ①…⑳ (NFKC would glue them: ③①② → 312)
 
 
 def _num(tok: str) -> int | None:
@@ -446,10 +448,10 @@ def extract_steps(text: str, n: int | None = None) -> list[int]:
     """
     if not text:
         return []
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", "".join(_CIRCLED.get(ch, ch) for ch in text))
     # 1. "第一步：3 …" lines: the number after the ordinal is the answer.
     labelled = re.findall(
-        r"第\s*(?:\d+|[一二三四五六七八九十]{1,3})\s*步\s*[:：.、]?\s*(?:步骤|第)?\s*"
+        r"第\s*(?:\d+|[一二三四五六七八九十]{1,3})\s*步\s*(?:[:：.]|\s)\s*(?:步骤|第)?\s*"
         r"(\d+|[一二三四五六七八九十]{1,3}(?![\u4e00-\u9fff]))",
         text,
     )
@@ -459,7 +461,7 @@ def extract_steps(text: str, n: int | None = None) -> list[int]:
     else:
         # 2. the longest run of numbers joined by separators (ties: the last, after any reasoning)
         body = text_after_marker(text, "答案") if "答案" in text else text
-        for m in re.finditer(rf"{_NUM}(?:{_STEP_SEP}{_NUM})+", body):
+        for m in re.finditer(rf"{_STEP_TOK}(?:{_STEP_SEP}?{_STEP_TOK})+", body):
             seqs.append([x for x in (_num(t) for t in re.findall(_NUM, m.group())) if x is not None])
         # 3. lines that start with a number: "3. 切开皮肤"
         if not seqs or max(len(s) for s in seqs) < 2:

@@ -176,3 +176,10 @@ def test_json_chinese_keys_and_nested_answer_object():
     assert parse_answer('{"分诊级别": "Ⅱ级", "科室": "心内科"}', TRIAGE).value == {"level": 2, "department": "心内科"}
     assert parse_answer('{"answer": {"level": 3, "department": "骨科"}}', TRIAGE).value == {
         "level": 3, "department": "骨科"}
+
+
+def test_steps_more_forms():
+    for text in ("(3)(1)(2)(4)", "③①②④", "③→①→②→④", "步骤3→步骤1→步骤2→步骤4", "3 1 2 4", "3，1，2，4。",
+                 "第3步、第1步、第2步、第4步", "2024-11-30 手术。顺序：3,1,2,4", "步骤1、2、3属于术前，因此顺序为 3,1,2,4"):
+        assert extract_steps(text, 4) == [3, 1, 2, 4], text
+    assert extract_steps("3124", 4) == []  # one number, not four
