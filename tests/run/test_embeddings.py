@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from medsim.models.embeddings import EmbeddingsModel
+from medsim.models.embeddings import OpenAIEmbedder
 from medsim.scenario.schema import Case, Scenario
 from medsim.scoring.base import ScoreInput, get_scorer
 from medsim.sim.transcript import Transcript
@@ -27,7 +27,7 @@ def transcript(text: str) -> Transcript:
 
 def test_similarity_uses_the_embeddings_endpoint() -> None:
     with OpenAIServer() as server:
-        embedder = EmbeddingsModel("emb", base_url=server.base_url)
+        embedder = OpenAIEmbedder("emb", base_url=server.base_url, api_key="EMPTY")
         assert len(asyncio.run(embedder.embed(["胸痛", "腹痛"]))[0]) == 64
         same = get_scorer("similarity")(ScoreInput(SCENARIO, CASE, transcript(CASE.reference_answer), {},
                                                   {"embedder": embedder}))
