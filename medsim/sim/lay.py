@@ -19,7 +19,7 @@ from medsim.sim import textlink, vocab
 # judgement: the patient was not told it in these words, so it is never repeated.
 _JARGON = re.compile(
     r"查体|体格检查|辅助检查|检查示|提示|显示|[^自]测得|化验|心电图|(?<![a-z])ct|mri|b超|超声|x线|胸片|彩超|核磁|"
-    r"造影|镜检|病理|血常规|尿常规|生化|肌钙蛋白|d-二聚体|诊断|考虑|拟诊|印象|待排|不除外|"
+    r"造影|镜检|病理|试验|血常规|尿常规|生化|肌钙蛋白|d-二聚体|诊断|考虑|拟诊|印象|待排|不除外|"
     r"wbc|hb|plt|crp|alt|ast|bnp|st段|q波|killip|nyha|gcs|评分|分级|"
     r"\d+(\.\d+)?\s*(mmol|μmol|umol|g/l|u/l|×10|x10|\*10|mg/dl|pg|ng|iu|次/分|bpm)|"
     r"阳性|阴性|[\(（]\+[\)）]|[\(（]-[\)）]|示|(?<!未)予以?|给予|拟诊|收入|收住",
@@ -78,7 +78,8 @@ def clause_to_lay(clause: str, *, literacy: str = "medium") -> str:
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、我也均])无", r"\1没有", out)
     out = re.sub(r"(^|[、我也均])未", r"\1没", out)
-    out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，生过{m.group(3)}次", out)
+    out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，" + (
+        f"生过{m.group(3)}次" if m.group(3) != "0" else "还没生过"), out)
     if literacy == "low":
         for word, simple in vocab.LOW_LITERACY.items():
             out = out.replace(word, simple)
@@ -145,7 +146,7 @@ def shape(text: str, persona: Persona, rng: random.Random, *, topics: list[str],
         out = re.split(r"[，；]", out)[0].rstrip("。") + "。"
     elif persona.style == "vague_elderly" and content and not opening and set(topics) & _HISTORY_TOPICS:
         out = rng.choice(_VAGUE) + out
-    elif persona.style == "talkative" and content and rng.random() < 0.4:
+    elif persona.style == "talkative" and content and rng.random() < 0.2:
         out = out.rstrip("。") + "。您慢慢问，我都跟您说。"
     if persona.mood == "anxious" and (opening or (content and rng.random() < 0.5)):
         out = out.rstrip("。") + "。" + rng.choice(_ANXIOUS)

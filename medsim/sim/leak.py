@@ -42,6 +42,14 @@ def _disease_lexicon() -> tuple[dict[str, str], dict[str, list[str]]]:
     return alias, names
 
 
+# Words too general to be "the diagnosis" on their own: saying them names nothing.
+_GENERIC = frozenset({
+    "感染", "炎症", "肿瘤", "结节", "出血", "损伤", "综合征", "心脏病", "心脏不好", "细菌感染", "急性感染",
+    "病毒感染", "疾病", "肿物", "包块", "囊肿",
+})
+_FAMILY = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆")
+
+
 def _variants(diagnosis: str) -> set[str]:
     out = {diagnosis.strip()}
     stripped = diagnosis
@@ -53,9 +61,9 @@ def _variants(diagnosis: str) -> set[str]:
     # every disease name the lexicon finds inside the diagnosis (心肌梗死 inside
     # 急性前壁ST段抬高型心肌梗死), with all its names, lay ones included (心梗)
     for form, canon in alias.items():
-        if len(form) >= 2 and form in diagnosis:
+        if form in diagnosis and (len(form) >= 3 or form == stripped) and form not in _GENERIC:
             out.add(form)
-            out.update(names.get(canon, []))
+            out.update(n for n in names.get(canon, []) if n not in _GENERIC)
     for term in list(out):
         if term.endswith("梗死"):
             out.add(term[:-2] + "梗")
@@ -70,17 +78,30 @@ def leak_terms(case, *, known_text: str = "") -> list[str]:
     """
     table = textlink.lay_to_canonical()
     symptoms = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
+    # the patient's own complaint is theirs to say (体检发现血压高 → 血压高 may be said,
+    # 高血压 may not)
+    complaint = getattr(case, "chief_complaint", None) or ""
     terms: set[str] = set()
     for index, diagnosis in enumerate(case.diagnosis or []):
         variants = _variants(diagnosis)
         if index > 0 and any(v in known_text for v in variants):
             continue
-        terms |= {v for v in variants if v not in symptoms and table.get(v) not in symptoms}
+        terms |= {v for v in variants if v not in symptoms and table.get(v) not in symptoms and v not in complaint}
     return sorted(terms, key=len, reverse=True)
 
 
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"(?<=[，。；！？,;!?\n])", text) if c]
+
+
 def find_leaks(text: str, terms: list[str]) -> list[str]:
-    return [t for t in terms if t and t in text]
+    """Leak terms named in ``text`` about the patient (a relative's illness is family history)."""
+    hits: list[str] = []
+    for clause in _clauses(text):
+        if _FAMILY.search(clause):
+            continue
+        hits += [t for t in terms if t and t in clause and t not in hits]
+    return hits
 
 
 def scrub(text: str, terms: list[str]) -> tuple[str, list[str]]:
@@ -88,5 +109,5 @@ def scrub(text: str, terms: list[str]) -> tuple[str, list[str]]:
     hits = find_leaks(text, terms)
     if not hits:
         return text, []
-    kept = [c for c in re.split(r"(?<=[，。；！？,;!?])", text) if c and not any(t in c for t in hits)]
+    kept = [c for c in _clauses(text) if _FAMILY.search(c) or not any(t in c for t in hits)]
     return "".join(kept).strip("，"), hits

@@ -1,10 +1,12 @@
 """The guard on an LLM patient's turn: does it leak the diagnosis, invent a finding, or quote a
 result it was never given?
 
-The fact checker's ``medsim.facts.guard.check_patient_turn`` is the real guard. Until it is
-importable (or if it fails) a minimal built-in check stands in, so an LLM patient is never
-run unguarded: diagnosis terms (see ``leak``), symptoms said to be present that the
-disclosable record does not mention at all, and lab-style values.
+The fact checker's ``medsim.facts.guard.check_patient_turn`` is the guard (inventions,
+contradictions, results not yet revealed); the simulator adds its own diagnosis-name list
+on top (``leak``: lay names and core disease names too). If the checker cannot be imported
+or fails, a minimal built-in check stands in, so an LLM patient is never run unguarded:
+diagnosis terms, symptoms said to be present that the disclosable record never mentions,
+and lab-style values.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ def guard_turn(policy: Policy, utterance: str) -> tuple[list[dict[str, Any]], st
         try:
             flags = check_patient_turn(policy.case, utterance, disclosed_fields=list(policy.disclosable()))
             out = [_as_dict(f) for f in flags]
-            # the diagnosis rule is the simulator's own promise: keep it even if the checker
-            # reads the utterance differently
-            if not any(f["kind"] == "diagnosis_leak" for f in out):
-                out += _leaks(policy, utterance)
-            return out, "facts"
+            # the diagnosis rule is the simulator's own promise, with its fuller list of names
+            # (心梗 for 急性前壁ST段抬高型心肌梗死): a leak it finds replaces any other flag on
+            # the same words
+            for leak_flag in _leaks(policy, utterance):
+                out = [f for f in out if not _overlap(f.get("span"), leak_flag["span"])]
+                out.append(leak_flag)
+            return sorted(out, key=lambda f: tuple(f["span"] or (0, 0))), "facts"
         except Exception as exc:  # a checker bug must not end the episode
             return builtin_flags(policy, utterance) + [
                 {"kind": "guard_error", "span": None, "reason": f"facts guard failed: {exc!r}"}], "builtin"
@@ -54,12 +58,17 @@ def builtin_flags(policy: Policy, utterance: str) -> list[dict[str, Any]]:
 
 
 def _leaks(policy: Policy, utterance: str) -> list[dict[str, Any]]:
-    out = []
-    for term in leak.find_leaks(utterance, policy.leak_terms):
+    out: list[dict[str, Any]] = []
+    for term in leak.find_leaks(utterance, policy.leak_terms):  # longest first
         start = utterance.find(term)
-        out.append({"kind": "diagnosis_leak", "span": [start, start + len(term)],
-                    "reason": f"患者说出了诊断“{term}”"})
+        span = [start, start + len(term)]
+        if not any(_overlap(f["span"], span) for f in out):
+            out.append({"kind": "diagnosis_leak", "span": span, "reason": f"患者说出了诊断“{term}”"})
     return out
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return bool(a) and bool(b) and a[0] < b[1] and b[0] < a[1]
 
 
 def _as_dict(flag: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from medsim.sim import lay, leak, textlink, vocab
 from medsim.sim.disclosure import Policy
 from medsim.sim.patient import PatientReply
 from medsim.sim.topics import HPI_TOPICS, classify
+from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.transcript import Turn
 
 
@@ -42,6 +43,7 @@ _SOCIAL = {
 }
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫")
+_DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
 _NO_HISTORY = re.compile(r"体健|否认.*(病史|慢性)")
 _WHAT_ILLNESS = re.compile(r"是不是|会不会是|什么病|诊断|得了")
 
@@ -257,10 +259,14 @@ class RulePatient:
             if lay.is_jargon(clause):
                 continue
             aspects = {a for a, cues in vocab.ASPECT_CUES.items() if any(c in clause for c in cues)}
+            if body_parts().search(clause):
+                aspects.add("site")
             if _TIME.search(clause):
                 aspects.add("onset")
             elif "onset" in aspects and index > 0 and not re.search(r"突发|突然|起病", clause):
                 aspects.discard("onset")  # 出现 later in the story is not the onset
+            if _DENIAL.match(clause):  # 无头晕、胸痛: only ever an answer about other symptoms
+                aspects &= {"associated"}
             # associated: a symptom other than the presenting complaint, present or denied
             others = {t for t, _, _ in textlink.find_terms(clause)} - cc_terms
             if others and (index > 0 or re.search(r"伴|无|否认|未", clause)):

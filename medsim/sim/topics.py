@@ -193,7 +193,7 @@ def _body_pattern() -> re.Pattern[str]:
     """Body-part names (lexicon plus the simulator's site words), longest first."""
     names = {n for canon, aliases in textlink._read_lexicon("body_parts.txt") for n in (canon, *aliases)}
     names |= {"肚脐周围", "肚脐", "右下腹", "左下腹", "右上腹", "左上腹", "上腹", "下腹", "小肚子", "心窝", "胸口",
-              "后背", "腰", "大腿根", "后脑勺", "前额", "太阳穴"}
+              "后背", "腰", "大腿根", "后脑勺", "前额", "太阳穴", "枕部", "额部", "颞部", "眼眶", "牙", "耳"}
     names = {n for n in names if len(n) >= 2 or n in ("腰", "头", "胸", "背")}
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
