@@ -55,7 +55,16 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
                 judge: str | None, embedder: str | None, patient: str, concurrency: int, limit: int | None,
                 repeats: int, seed: int, db: Path, resume: str | None, no_cache: bool, taxonomy: str,
                 temperature: float | None, max_tokens: int | None) -> None:
-    from medsim.runner import RunConfig, config_for_resume, execute_run, make_services, open_store, start_run
+    from medsim.runner import (
+        RunConfig,
+        config_for_resume,
+        execute_run,
+        load_scenarios,
+        make_services,
+        open_store,
+        run_notes,
+        start_run,
+    )
 
     if concurrency < 1 or repeats < 1 or (limit is not None and limit < 1):
         fail("--concurrency, --repeats and --limit take whole numbers ≥ 1")
@@ -81,12 +90,12 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
         fail("--model human is interactive", hint="use `medsim play SCENARIO --model human`")
     services = make_services(config, store)
     if not resume:
-        from medsim.runner import load_scenarios
-
         loaded = load_scenarios(config)
         describe = getattr(services.clinician, "describe", lambda: {"name": config.model})
         run_id = start_run(store, config, loaded, describe())
         console.print(f"run [bold]{safe(run_id)}[/]: model {safe(config.model)}, store {safe(db)}")
+    for note in run_notes(config, load_scenarios(config)):
+        console.print(f"[dim]note: {safe(note)}[/]")
     started = time.monotonic()
     with _progress() as progress:
         events = ProgressEvents(progress)

@@ -158,6 +158,20 @@ def plan_items(loaded: list[LoadedScenario], config: RunConfig) -> Iterator[tupl
                 yield item, case, repeat
 
 
+def run_notes(config: RunConfig, loaded: list[LoadedScenario]) -> list[str]:
+    """What this run will not score as configured, said before it starts rather than after."""
+    def users(name: str) -> list[str]:
+        return [item.scenario.id for item in loaded if any(ref.name == name for ref in item.scenario.scoring)]
+
+    notes = []
+    if not config.judge and (judged := users("checklist")):
+        notes.append(f"no --judge: the checklist scorer is skipped in {', '.join(judged)} "
+                     "(those items are scored on their other scorers)")
+    if not config.embedder and (embedded := users("similarity")):
+        notes.append(f"no --embedder: ROUGE stands in for embedding similarity in {', '.join(embedded)}")
+    return notes
+
+
 def load_scenarios(config: RunConfig) -> list[LoadedScenario]:
     return [get_scenario(name) for name in expand_scenarios(config.scenarios)]
 
