@@ -255,17 +255,17 @@ def classify(text: str) -> Parsed:
     Each sentence is classified on its own (precedence rules are local: 过敏 in one sentence
     must not cancel 吃什么药 in the next), and the results are united in message order.
     """
-    topics: set[str] = set()
+    topics: list[str] = []
     symptoms: list[str] = []
     conditions: list[str] = []
     for sentence in _SENTENCE.split(fold(text)):
         if not sentence.strip("？?。！!；; "):
             continue
         parsed = _classify_sentence(sentence)
-        topics |= set(parsed.topics)
+        topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
         symptoms += parsed.symptoms
         conditions += parsed.conditions
-    out = Parsed(topics=[t for t in TOPICS if t in topics], symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
+    out = Parsed(topics=_dedupe(topics), symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
     if not out.topics:
         out.topics, out.fuzzy = _fuzzy(fold(text)), True
     return out
