@@ -286,7 +286,8 @@ class RulePatient:
             if d:
                 pieces.append(_Piece(f"有{d}了", "chief_complaint", (cc,)))
         if picked:
-            said = "，".join(self._say(c) for c in picked)
+            # a clause that opens with 伴 continues a sentence; alone it starts plainly
+            said = "，".join(self._say(re.sub(r"^(伴有|伴)", "", c) if i == 0 else c) for i, c in enumerate(picked))
             pieces.append(_Piece(said, "hpi", tuple(picked)))
         elif topic == "onset" and cc and lay.duration_of(cc):
             pieces.append(_Piece(f"{lay.duration_of(cc)}前开始的", "chief_complaint", (cc,)))
