@@ -168,6 +168,47 @@ def _with_overrides(entry: EndpointConfig, overrides: dict[str, Any]) -> Endpoin
         raise ConfigError(f"invalid model setting: {problems}") from exc
 
 
+def endpoint_for(
+    spec: str,
+    *,
+    base_url: str | None = None,
+    models_file: str | Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    flag: str = "--model",
+) -> tuple[EndpointConfig, str]:
+    """The endpoint settings and base URL for a models.yaml name, or for any served model
+    name when a base URL is given (argument or $MEDSIM_BASE_URL). Checks the key variable."""
+    overrides = overrides or {}
+    path = find_models_file(models_file)
+    entries = load_models_file(path).models if path else {}
+    if spec in entries:
+        entry = _with_overrides(entries[spec], overrides)
+        url = base_url or entry.base_url or OPENAI_BASE_URL
+        where = f"models.yaml entry {spec!r} ({path})"
+    else:
+        url = base_url or os.environ.get("MEDSIM_BASE_URL")
+        if not url:
+            known = sorted(entries) + (builtin_names() if flag == "--model" else [])
+            looked = f"not in {path}" if path else "no models.yaml found (looked in " + ", ".join(map(str, search_paths())) + ")"
+            builtins = f", and not a built-in ({', '.join(builtin_names())})" if flag == "--model" else ""
+            raise ConfigError(
+                f"unknown model {spec!r}: {looked}{builtins}."
+                f"{_did_you_mean(spec, known)}\n"
+                f"To reach an OpenAI-compatible endpoint without a config file, give its URL:\n"
+                f"  {flag} {spec} --base-url http://HOST:PORT/v1"
+            )
+        entry = _with_overrides(EndpointConfig(model=spec), overrides)
+        where = f"{flag} {spec} --base-url {url}"
+
+    if entry.key_env and not os.environ.get(entry.key_env):
+        raise ConfigError(
+            f"{where} reads its API key from ${entry.key_env}, which is not set.\n"
+            f"Set it in the environment (export {entry.key_env}=...), or remove key_env to use "
+            f"MEDSIM_API_KEY / OPENAI_API_KEY."
+        )
+    return entry, url
+
+
 def resolve_model(
     spec: str,
     *,
@@ -209,33 +250,7 @@ def resolve_model(
         except (OSError, ValueError) as exc:
             raise ConfigError(f"--model {spec}: {exc}") from exc
 
-    path = find_models_file(models_file)
-    entries = load_models_file(path).models if path else {}
-    if spec in entries:
-        entry = _with_overrides(entries[spec], overrides)
-        url = base_url or entry.base_url or OPENAI_BASE_URL
-        where = f"models.yaml entry {spec!r} ({path})"
-    else:
-        url = base_url or os.environ.get("MEDSIM_BASE_URL")
-        if not url:
-            known = sorted(entries) + builtin_names()
-            looked = f"not in {path}" if path else "no models.yaml found (looked in " + ", ".join(map(str, search_paths())) + ")"
-            raise ConfigError(
-                f"unknown model {spec!r}: {looked}, and not a built-in ({', '.join(builtin_names())})."
-                f"{_did_you_mean(spec, known)}\n"
-                f"To reach an OpenAI-compatible endpoint without a config file, give its URL:\n"
-                f"  --model {spec} --base-url http://HOST:PORT/v1"
-            )
-        entry = _with_overrides(EndpointConfig(model=spec), overrides)
-        where = f"--model {spec} --base-url {url}"
-
-    if entry.key_env and not os.environ.get(entry.key_env):
-        raise ConfigError(
-            f"{where} reads its API key from ${entry.key_env}, which is not set.\n"
-            f"Set it in the environment (export {entry.key_env}=...), or remove key_env to use "
-            f"MEDSIM_API_KEY / OPENAI_API_KEY."
-        )
-
+    entry, url = endpoint_for(spec, base_url=base_url, models_file=models_file, overrides=overrides)
     from medsim.models.openai_compat import OpenAICompatModel
 
     return OpenAICompatModel(

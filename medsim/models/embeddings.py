@@ -154,3 +154,7 @@ def resolve_embedder(
     return OpenAIEmbedder(spec, base_url=url, model=entry.model or spec, key_env=entry.key_env,
                           concurrency=entry.concurrency, rpm=entry.rpm, timeout_s=entry.timeout_s,
                           max_attempts=entry.max_attempts)
+
+
+# The name the runner's tests use (tests/run/test_embeddings.py).
+EmbeddingsModel = OpenAIEmbedder

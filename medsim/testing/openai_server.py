@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from medsim.models.embeddings import hash_embedding  # standard library only, like this module
+
 FAULT_KINDS = ("429", "500", "hang", "malformed", "cut", "empty")
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
@@ -121,13 +123,9 @@ def scripted_replies(replies: Iterable[str]) -> Reply:
 
 def embed_text(text: str, dim: int = 64) -> list[float]:
     """Deterministic unit vector: a hashed bag of characters (texts sharing characters
-    point the same way, so similarity scorers can be tested without a model)."""
-    vec = [0.0] * dim
-    for ch in text:
-        h = int.from_bytes(hashlib.blake2b(ch.encode("utf-8"), digest_size=8).digest(), "little")
-        vec[h % dim] += 1.0 if (h >> 32) & 1 else -1.0
-    norm = math.sqrt(sum(v * v for v in vec)) or 1.0
-    return [v / norm for v in vec]
+    point the same way, so similarity scorers can be tested without a model). The same
+    vectors as medsim's offline ``hash`` embedder."""
+    return hash_embedding(text, dim)
 
 
 def _split(text: str, n: int) -> list[str]:
@@ -153,6 +151,7 @@ class OpenAIServer:
         chunk_delay: float = 0.0,
         usage: bool = True,
         faults: Iterable[Fault] = (),
+        embedding_faults: Iterable[Fault] = (),
         host: str = "127.0.0.1",
         port: int = 0,
         api_key: str | None = None,
@@ -172,6 +171,9 @@ class OpenAIServer:
         self.model_ids = list(model_ids)
         self.embedding_dim = embedding_dim
         self.set_faults(*faults)
+        # /v1/embeddings has its own plan (first=N counts embedding requests); "malformed",
+        # "cut" and "empty" all send a body that does not parse.
+        self.embedding_faults = list(embedding_faults)
         self.reset_counts()
         self._server: asyncio.base_events.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -186,11 +188,12 @@ class OpenAIServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self._chat_seq = 0
+        self._embed_seq = 0
         self._seen: Counter[str] = Counter()
 
     def set_faults(self, *faults: Fault) -> None:
         self.faults = list(faults)
-        self._fault_hits: Counter[tuple[int, str]] = Counter()
+        self._fault_hits: Counter[tuple[int, int, str]] = Counter()
 
     @property
     def base_url(self) -> str:
@@ -330,8 +333,11 @@ class OpenAIServer:
         return False
 
     # ---- faults ---------------------------------------------------------------------------------
-    def _pick_fault(self, req: dict[str, Any], seq: int, rhash: str, occurrence: int) -> Fault | None:
-        for i, f in enumerate(self.faults):
+    def _pick_fault(
+        self, req: dict[str, Any], seq: int, rhash: str, occurrence: int, faults: list[Fault] | None = None
+    ) -> Fault | None:
+        plan = self.faults if faults is None else faults
+        for i, f in enumerate(plan):
             if f.first is not None and seq > f.first:
                 continue
             if f.marker is not None and f.marker not in last_user_message(req):
@@ -341,9 +347,10 @@ class OpenAIServer:
                 if int.from_bytes(h[:8], "big") / 2**64 >= f.fraction:
                     continue
             if f.times is not None:
-                if self._fault_hits[(i, rhash)] >= f.times:
+                hit = (id(plan), i, rhash)
+                if self._fault_hits[hit] >= f.times:
                     continue
-                self._fault_hits[(i, rhash)] += 1
+                self._fault_hits[hit] += 1
             return f
         return None
 
@@ -478,6 +485,27 @@ class OpenAIServer:
             inputs = [inputs]
         if not isinstance(inputs, list) or not all(isinstance(x, str) for x in inputs):
             await self._send_json(writer, 400, _error("input must be a string or a list of strings", "invalid_request_error"))
+            return
+        self._embed_seq += 1
+        pseudo = {"messages": [{"role": "user", "content": "\n".join(inputs)}]}
+        rhash = _request_hash(pseudo)
+        self._seen["emb:" + rhash] += 1
+        fault = self._pick_fault(pseudo, self._embed_seq, rhash, self._seen["emb:" + rhash], self.embedding_faults)
+        if fault is not None:
+            self.faults_served["embeddings:" + fault.kind] += 1
+            if fault.kind == "hang":
+                await asyncio.sleep(fault.hang_s)
+                return
+            if fault.kind == "429":
+                extra = {} if fault.retry_after is None else {"Retry-After": f"{fault.retry_after:g}"}
+                await self._send_json(writer, 429, _error("rate limited (injected)", "rate_limit_error"), extra)
+                return
+            if fault.kind == "500":
+                await self._send_json(writer, 500, _error("internal error (injected)", "server_error"))
+                return
+            broken = b'{"object": "list", "data": [{"embedding": [0.1, '
+            writer.write(self._head(200, {"Content-Type": "application/json", "Content-Length": str(len(broken))}) + broken)
+            await writer.drain()
             return
         dim = int(req.get("dimensions") or self.embedding_dim)
         data = []
