@@ -55,42 +55,138 @@ def cache_key(
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
+Row = tuple[str, str, float, str]  # key, model, created_at, result JSON
+
+
+def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
+    conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process crashes
+    return conn
+
+
+class _Writer:
+    """One per database file in a process, shared by every ResponseCache on that file, so
+    a row queued by one instance is visible to another before it reaches the disk."""
+
+    def __init__(self, path: str, busy_timeout_ms: int):
+        self.path = path
+        self.lock = threading.Lock()  # guards conn
+        self.conn = _connect(path, busy_timeout_ms)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute(_SCHEMA)
+        self.pending: dict[str, Row] = {}
+        self.queue: queue.SimpleQueue[Row | None] = queue.SimpleQueue()
+        self.idle = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self.users = 0
+
+    def write(self, rows: list[Row]) -> None:
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO response_cache (key, model, created_at, result) VALUES (?, ?, ?, ?)", rows
+                )
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def enqueue(self, row: Row) -> None:
+        if self.error is not None:
+            raise RuntimeError(f"response cache {self.path}: writing failed") from self.error
+        with self.idle:
+            self.pending[row[0]] = row
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._drain, name="medsim-cache-writer", daemon=True)
+                self.thread.start()
+        self.queue.put(row)
+
+    def _drain(self) -> None:
+        while True:
+            first = self.queue.get()
+            stop = first is None
+            rows = [] if first is None else [first]
+            while len(rows) < 500:  # batch what has piled up: one commit for many rows
+                try:
+                    nxt = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                rows.append(nxt)
+            if rows:
+                try:
+                    self.write(rows)
+                except BaseException as exc:  # kept, and raised to the next caller
+                    self.error = exc
+            with self.idle:
+                for row in rows:
+                    if self.pending.get(row[0]) is row:
+                        del self.pending[row[0]]
+                self.idle.notify_all()
+            if stop:
+                return
+
+    def flush(self, timeout: float | None = None) -> None:
+        with self.idle:
+            self.idle.wait_for(lambda: not self.pending, timeout)
+        if self.error is not None:
+            raise RuntimeError(f"response cache {self.path}: writing failed") from self.error
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join()
+            self.thread = None
+        with self.lock:
+            self.conn.close()
+
+
+_writers: dict[str, _Writer] = {}
+_writers_lock = threading.Lock()
+
+
+@atexit.register
+def _close_all() -> None:
+    with _writers_lock:
+        writers = list(_writers.values())
+        _writers.clear()
+    for w in writers:
+        w.stop()
+
+
 class ResponseCache:
     """``get(key)`` / ``put(key, ChatResult)`` / ``await aput(key, result)`` over the
     ``response_cache`` table of the run store's SQLite file.
 
     The event loop never waits on the disk: ``get`` reads through its own connection (WAL
-    readers do not wait for writers), and ``aput`` hands the row to one writer thread that
+    readers do not wait for writers), and ``aput`` hands the row to a writer thread that
     commits in batches, so neither a checkpoint's fsync nor the run store's write lock
-    (``busy_timeout``) stalls the coroutines. Rows not yet written are served from memory.
-    ``flush()`` waits until they are on disk; ``close()`` flushes (and runs at exit).
+    (``busy_timeout``) stalls the coroutines. Rows not yet written are served from memory,
+    to every ResponseCache on the same file in this process. ``flush()`` waits until they
+    are on disk; ``close()`` flushes; whatever is left is written at interpreter exit. A
+    process killed outright loses at most the last few milliseconds of rows.
     """
 
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.busy_timeout_ms = int(busy_timeout_ms)
-        self._wlock = threading.Lock()
+        real = str(self.path.resolve())
+        with _writers_lock:
+            writer = _writers.get(real)
+            if writer is None:
+                writer = _writers[real] = _Writer(real, int(busy_timeout_ms))
+            writer.users += 1
+        self._writer = writer
         self._rlock = threading.Lock()
-        self._wconn = self._connect()
-        self._wconn.execute("PRAGMA journal_mode=WAL")
-        self._wconn.execute(_SCHEMA)
-        self._rconn = self._connect()
-        self._pending: dict[str, tuple[str, str, float, str]] = {}
-        self._queue: queue.SimpleQueue[tuple[str, str, float, str] | None] = queue.SimpleQueue()
-        self._writer: threading.Thread | None = None
-        self._idle = threading.Condition()
-        self._error: BaseException | None = None
+        self._rconn = _connect(real, int(busy_timeout_ms))
         self._closed = False
         self.hits = 0
         self.misses = 0
-        atexit.register(self.close)
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
-        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across process crashes
-        return conn
 
     @staticmethod
     def _decode(text: str) -> ChatResult:
@@ -99,7 +195,7 @@ class ResponseCache:
         return ChatResult(usage=usage, **data)
 
     def get(self, key: str) -> ChatResult | None:
-        pending = self._pending.get(key)
+        pending = self._writer.pending.get(key)
         if pending is not None:
             self.hits += 1
             return self._decode(pending[3])
@@ -112,91 +208,44 @@ class ResponseCache:
         return self._decode(row[0])
 
     @staticmethod
-    def _row(key: str, result: ChatResult) -> tuple[str, str, float, str]:
+    def _row(key: str, result: ChatResult) -> Row:
         data = asdict(result)
         data["cached"] = False
         return key, result.model, time.time(), json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
-    def _write(self, rows: list[tuple[str, str, float, str]]) -> None:
-        with self._wlock:
-            self._wconn.execute("BEGIN IMMEDIATE")
-            try:
-                self._wconn.executemany(
-                    "INSERT OR REPLACE INTO response_cache (key, model, created_at, result) VALUES (?, ?, ?, ?)", rows
-                )
-            except BaseException:
-                self._wconn.execute("ROLLBACK")
-                raise
-            self._wconn.execute("COMMIT")
-
     def put(self, key: str, result: ChatResult) -> None:
         """Write now, waiting up to busy_timeout for another writer (for sync callers)."""
-        self._write([self._row(key, result)])
+        self._writer.write([self._row(key, result)])
 
     async def aput(self, key: str, result: ChatResult) -> None:
         """Queue the row for the writer thread; returns at once."""
-        if self._error is not None:
-            raise RuntimeError(f"response cache {self.path}: writing failed") from self._error
         if self._closed:
             raise RuntimeError(f"response cache {self.path} is closed")
-        row = self._row(key, result)
-        with self._idle:
-            self._pending[key] = row
-            if self._writer is None:
-                self._writer = threading.Thread(target=self._drain, name="medsim-cache-writer", daemon=True)
-                self._writer.start()
-        self._queue.put(row)
-
-    def _drain(self) -> None:
-        while True:
-            first = self._queue.get()
-            stop = first is None
-            rows = [] if first is None else [first]
-            while len(rows) < 500:  # batch what has piled up: one commit for many rows
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                rows.append(nxt)
-            if rows:
-                try:
-                    self._write(rows)
-                except BaseException as exc:  # kept and raised to the next caller
-                    self._error = exc
-            with self._idle:
-                for row in rows:
-                    if self._pending.get(row[0]) is row:
-                        del self._pending[row[0]]
-                self._idle.notify_all()
-            if stop:
-                return
+        self._writer.enqueue(self._row(key, result))
 
     def flush(self, timeout: float | None = None) -> None:
         """Block until every queued row is written."""
-        with self._idle:
-            self._idle.wait_for(lambda: not self._pending, timeout)
-        if self._error is not None:
-            raise RuntimeError(f"response cache {self.path}: writing failed") from self._error
+        self._writer.flush(timeout)
 
     def __len__(self) -> int:
         with self._rlock:
             n = self._rconn.execute("SELECT COUNT(*) FROM response_cache").fetchone()[0]
-        return n + len(self._pending)
+        return n + len(self._writer.pending)
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        atexit.unregister(self.close)
-        if self._writer is not None:
-            self._queue.put(None)
-            self._writer.join()
-        with self._wlock, self._rlock:
-            self._wconn.close()
+        self._writer.flush()
+        with self._rlock:
             self._rconn.close()
+        with _writers_lock:
+            self._writer.users -= 1
+            last = self._writer.users == 0 and _writers.get(self._writer.path) is self._writer
+            if last:
+                del _writers[self._writer.path]
+        if last:
+            self._writer.stop()
 
     def __enter__(self) -> ResponseCache:
         return self

@@ -93,3 +93,17 @@ def test_close_writes_what_is_queued(tmp_path):
     cache.close()
     reopened = ResponseCache(db)
     assert len(reopened) == 300 and reopened.get("k299").content == "v299"
+
+
+def test_two_caches_on_one_file_see_each_others_queued_rows(tmp_path):
+    db = tmp_path / "run.db"
+    first, second = ResponseCache(db), ResponseCache(db)
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # keep the row from reaching the disk for now
+    other.execute("CREATE TABLE IF NOT EXISTS runs (id TEXT)")
+    asyncio.run(first.aput("k", ChatResult("x")))
+    assert second.get("k").content == "x"  # a rerun in the same process hits at once
+    other.execute("COMMIT")
+    first.close()
+    assert second.get("k").content == "x"
+    second.close()
