@@ -347,6 +347,35 @@ def _clauses(text: str) -> list[list[str]]:
     return [[normalize_units(normalize(it)) for it in c.split("、")] for c in _CLAUSE_END.split(raw)]
 
 
+@lru_cache(maxsize=64)
+def _absent_spans(text: str) -> tuple[tuple[int, int], ...] | None:
+    """Original-text spans the text layer reads as negated findings (否认高血压、糖尿病史 covers
+    both); None without the text layer."""
+    try:
+        from medsim.text import analyze  # type: ignore[attr-defined]
+
+        return tuple((f.entity.start, f.entity.end) for f in analyze(text).findings if f.polarity == "absent")
+    except Exception:
+        return None
+
+
+def _text_layer_negates(text: str, alt: str) -> bool:
+    """True when every literal mention of ``alt`` lies inside a finding the text layer negates."""
+    needle = alt.strip().lower()
+    if not needle or any(cue in needle for cue in _NEG_CUES):  # 禁用华法林 states the negation itself
+        return False
+    spans = _absent_spans(text or "")
+    if not spans:
+        return False
+    starts = [m.start() for m in re.finditer(re.escape(needle), (text or "").lower())]
+
+    def covered(st: int) -> bool:  # a negated finding covering at least half of the mention
+        end = st + len(needle)
+        return any(min(e, end) - max(s, st) >= len(needle) / 2 for s, e in spans)
+
+    return bool(starts) and all(covered(st) for st in starts)
+
+
 def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated?
 
@@ -372,6 +401,9 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
                     continue
                 k = max(i for i, s in enumerate(starts) if s <= pos and items[i])
                 if not negation or not _mention_negated(items, k, pos - starts[k]):
+                    if negation and _text_layer_negates(text, alt):  # e.g. 否认…、…史 lists
+                        seen_negated = True
+                        break
                     return PointHit(True, alt)
                 seen_negated = True
                 pos = joined.find(g, pos + 1)

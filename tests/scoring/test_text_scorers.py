@@ -131,3 +131,10 @@ def test_keypoints_long_point_tolerates_two_inserted_characters():
     assert _kp("保持切口清洁干燥", ["保持切口干燥"]).value == 1.0  # 2 extra characters
     assert _kp("保持切口周围皮肤清洁干燥", ["保持切口干燥"]).value == 0.0  # 6 extra: too far
     assert _kp("饭前后均可", ["饭后"]).value == 0.0  # short points never gap
+
+
+def test_keypoints_negated_list_of_findings():
+    # 否认 carries over the 、 list (the fallback cue check, and the text layer when present)
+    assert _kp("否认高血压、糖尿病史", ["糖尿病"]).value == 0.0
+    assert _kp("有糖尿病史", ["糖尿病"]).value == 1.0
+    assert _kp("如出现发热请及时就诊", ["发热"]).value == 1.0
