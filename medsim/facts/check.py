@@ -8,6 +8,7 @@ key facts are reported beside the score, never inside it: a short answer is not 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from rapidfuzz import fuzz
 from medsim.facts import textlayer, vocab
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_text
-from medsim.facts.units import same_quantity
+from medsim.facts.units import same_quantity, to_base
 from medsim.scenario.schema import Case
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
@@ -93,6 +94,19 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     name = str(c.extra.get("name", c.key))
     if cands:
         comparable = []
+        if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
+            # "PSA>10ng/ml" holds when the recorded value is above 10
+            for r in cands:
+                vc = to_base(c.value or 0.0, c.unit)
+                vr = to_base(r.value or 0.0, r.unit)
+                if vc[1] != vr[1]:
+                    continue
+                holds = vr[0] > vc[0] if c.extra["cmp"] in (">", "≥") else vr[0] < vc[0]
+                shown = rec.text[r.start:r.end]
+                if holds:
+                    return _Verdict("supported", r, f"与病历一致：病历为 {shown}", f"holds for the record's {shown}")
+                return _Verdict("value_mismatch", r, f"与病历数值不符：病历为 {shown}",
+                                f"does not hold for the record's {shown}")
         for r in cands:
             same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text,
                                  b_text=r.value_text, analyte=c.key)
@@ -147,6 +161,12 @@ def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     return None
 
 
+_HISTORY_CUES = ("既往", "病史", "史", "患有", "确诊", "长期", "曾")
+# a disease named as a test's finding (X线示骨折, CT提示脑出血) is a result the record must hold
+_RESULT_CONTEXT = re.compile(r"(X线|CT|MRI|MR|B超|超声|彩超|胃镜|肠镜|病理|活检|造影|心电图|胸片|平片|DSA|ECT|PET)"
+                             r"[^，。；]{0,6}?(示|提示|显示|见|报告|为)")
+
+
 def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
@@ -166,6 +186,11 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 break
     label = c.text
     if not same:
+        sentence = str(c.extra.get("sentence", ""))
+        clause = str(c.extra.get("clause_text", ""))
+        if c.extra.get("type") == "disease" and not any(cue in sentence for cue in _HISTORY_CUES) \
+                and not _RESULT_CONTEXT.search(clause):
+            return None  # a disease the record does not name is the writer's reasoning unless stated as history
         if c.polarity == "absent":
             return _Verdict("unsupported", None, f"病历未记载“{label}”的有无", f"the record says nothing of {label}")
         return _Verdict("unsupported", None, f"病历中没有“{label}”", f"{label} is not in the record")

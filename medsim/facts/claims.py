@@ -35,10 +35,14 @@ class Claim:
     extra: dict[str, object] = field(default_factory=dict)
     advice: bool = False  # a recommendation or plan, not a statement of fact
     opinion: bool = False  # the writer's diagnosis or impression
+    general: bool = False  # general knowledge or a hypothesis, not about this patient
+
+    def extra_value_start(self) -> int:
+        return int(self.extra.get("value_start", self.start))  # type: ignore[arg-type]
 
     @property
     def checkable(self) -> bool:
-        return not self.advice and not self.opinion and self.polarity != "uncertain"
+        return not (self.advice or self.opinion or self.general) and self.polarity != "uncertain"
 
 
 # ------------------------------------------------------------------ numbers and durations
@@ -203,7 +207,7 @@ def measurements(text: str) -> list[Claim]:
                 "measurement", start, m.end(), text[start:m.end()], key=key,
                 value=float(m.group("v")), value_text=m.group("v"),
                 value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
-                extra={"name": alias, "value_start": m.start("v")},
+                extra={"name": alias, "value_start": m.start("v"), "cmp": m.group("cmp") or ""},
             )
         )
     return out
@@ -414,8 +418,9 @@ def findings(text: str) -> list[Claim]:
     out = organisms(text)
     for f in textlayer.findings(text):
         cs, ce = textlayer.clause_start(text, f.start), textlayer.clause_end(text, f.end)
+        sentence = text[_sentence_start(text, f.start):ce]
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
-                      extra={"type": f.kind, "clause_text": text[cs:ce]})
+                      extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
         sentence_start = max(text.rfind("。", 0, f.start), text.rfind("\n", 0, f.start), 0)
         prefix = text[sentence_start:f.start]
         if f.kind == "disease" and any(c in prefix for c in vocab.DIAGNOSIS_CUES):
@@ -426,10 +431,44 @@ def findings(text: str) -> list[Claim]:
 
 # ----------------------------------------------------------------------------- all
 
+def _sentence_start(text: str, pos: int) -> int:
+    return max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), text.rfind("；", 0, pos), 0)
+
+
+def _section_of(text: str, pos: int) -> str:
+    """general | advice | patient | '': the kind of the nearest section heading before pos."""
+    best, kind = -1, ""
+    for cues, name in ((vocab.GENERAL_SECTIONS, "general"), (vocab.ADVICE_SECTIONS, "advice"),
+                       (vocab.PATIENT_SECTIONS, "patient")):
+        for cue in cues:
+            at = text.rfind(cue, 0, pos)
+            if at > best:
+                best, kind = at, name
+    return kind
+
+
 def _mark_context(text: str, claims: list[Claim]) -> None:
     for c in claims:
-        sentence_start = max(text.rfind("。", 0, c.start), text.rfind("\n", 0, c.start), 0)
-        if any(cue in text[sentence_start:c.start] for cue in vocab.ADVICE_CUES):
+        start = _sentence_start(text, c.start)
+        before = text[start:c.start]
+        sentence = text[start:textlayer.clause_end(text, c.end)]
+        if any(cue in before for cue in vocab.ADVICE_CUES):
+            c.advice = True
+        if any(cue in sentence for cue in vocab.GENERIC_CUES if cue not in ("者", "时", "以上", "以下")) or (
+            # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
+            any(cue in text[c.end:c.end + 3] for cue in ("以上", "以下", "以内", "时", "者"))
+        ):
+            c.general = True
+        if c.kind == "finding" and any(text[max(0, c.start - len(v) - 1):c.start].endswith(v) or
+                                       text[max(0, c.start - len(v) - 1):c.start - 1].endswith(v)
+                                       for v in vocab.ACTION_VERBS):
+            c.general = True
+        if c.kind == "measurement" and re.search(r"\d\s*[-～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
+            c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
+        section = _section_of(text, c.start)
+        if section == "general":
+            c.general = True
+        elif section == "advice":
             c.advice = True
 
 

@@ -179,3 +179,26 @@ def test_check_reports_omissions_separately(appendicitis):
     report = check(appendicitis, "右下腹痛3天。")
     assert report.counts["omission"] == 2
     assert report.score == 1.0
+
+
+# ------------------------------------------------- what is not a claim about this patient
+
+@pytest.mark.parametrize("text", [
+    "如为机械性肠梗阻，则伴恶心、呕吐。",
+    "鉴别诊断：（1）急性胃肠炎：多表现为恶心、呕吐、腹泻。",
+    "高血压多见于中老年人。",
+    "治疗原则：手术切除阑尾，术后口服头孢呋辛0.25g bid。",
+])
+def test_general_knowledge_and_plans_are_not_checked(appendicitis, text):
+    assert statuses(appendicitis, text) == set()
+
+
+def test_the_writers_diagnosis_is_not_a_record_fact(appendicitis):
+    assert statuses(appendicitis, "结合病史，考虑急性阑尾炎，需排除肠梗阻。") <= {"supported"}
+
+
+def test_comparisons_hold_against_the_recorded_value(appendicitis):
+    [f] = only(appendicitis, "WBC>10×10^9/L。", "measurement")
+    assert f.status == "supported"
+    [g] = only(appendicitis, "WBC<10×10^9/L。", "measurement")
+    assert g.status == "value_mismatch"
