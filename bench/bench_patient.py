@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3000)
     args = parser.parse_args()
     data = yaml.safe_load((REPO / "tests/sim/data/questions.yaml").read_text(encoding="utf-8"))
-    questions = [q["q"] for q in data["questions"] + data["heldout"] + data["heldout2"]]
+    questions = [q["q"] for q in data["questions"] + data["heldout"] + data["heldout2"] + data["heldout3"]]
     n = args.turns
 
     import jieba

@@ -53,10 +53,10 @@ _CUES: dict[str, tuple[str, ...]] = {
     "greeting": (r"^(你好|您好)", r"请坐", r"我是.{0,8}(医生|大夫)", r"有什么(可以|能)帮"),
     "ending": (
         r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
-        r"复查", r"先到这", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+        r"复查", r"先到这", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
     ),
     "chief_complaint": (
-        r"哪里(不舒服|难受|不得劲|不好受)", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
+        r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮",
     ),
@@ -71,7 +71,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"哪里.{0,2}疼", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
     ),
     "character": (
-        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"(胀|刺|绞|闷|隐|钝)疼",
+        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"像什么", r"疼起来", r"隐隐", r"作疼", r"(胀|刺|绞|闷|隐|钝)疼",
         r"压着疼", r"针扎", r"刀割", r"闷闷", r"一跳一跳", r"一阵一阵", r"阵发", r"持续性", r"压榨", r"紧缩",
         r"烧灼", r"火辣辣", r"撕裂",
     ),
@@ -81,35 +81,35 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "radiation": (
         r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,4}(走|跑|串|传)",
-        r"(别的|其他)地方.{0,4}疼", r"跟着疼", r"(跑|转移|挪)到", r"到(别的|其他)地方",
+        r"(别的|其他)地方.{0,4}疼", r"跟着疼", r"(跑|转移|挪)到", r"牵连", r"到(别的|其他)地方",
     ),
     "triggers": (
         r"诱因", r"(情况|时候|以后|后|会|下)\S{0,3}加重", r"更(疼|厉害|难受|重)", r"在(干|做)什么",
-        r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始",
+        r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(情况|时候)下?.{0,2}发作",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"自己.{0,2}好",
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
-        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
+        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
     ),
     "associated": (
-        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)",
+        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)", r"伴随", r"伴有.{0,4}(症状|什么)",
     ),
     "treatment": (
         r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗过", r"输过液",
-        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过(什么|哪些)?药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
+        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
-        r"体重.{0,4}变化", r"睡得",
+        r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
         r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病",
     ),
-    "allergies": (r"过敏", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
+    "allergies": (r"过敏", r"药.{0,6}(起疹子|起疙瘩|起红点|红疹)", r"药.{0,3}会.{0,2}Ｓ", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
     "medications": (
         r"(吃|服|用)(的|着)?(什么|哪些)?(药|药物)", r"药物", r"降压药", r"降糖药", r"胰岛素", r"用药",
         r"药.{0,4}(名字|按时)", r"吃药", r"在用.{0,8}药", r"几次药",
@@ -125,10 +125,10 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
-        r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"孩子", r"小孩", r"流产", r"顺产", r"剖宫产", r"结婚",
+        r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活",
     ),
-    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁"),
+    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
         r"查过",
@@ -279,7 +279,7 @@ def _classify_sentence(folded: str) -> Parsed:
     # unless the clause asks an aspect of it (胸痛什么时候开始的 → onset).
     asked_symptoms: list[str] = []
     for clause in re.split(r"[，。；！？,;!?]", masked):
-        if "Ｓ" not in clause:
+        if "Ｓ" not in clause or clause.startswith("除了"):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
         if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
@@ -298,6 +298,8 @@ def _classify_sentence(folded: str) -> Parsed:
             "allergies", "treatment", "relief", "triggers"}:
         topics.add("medications")  # 阿司匹林每天都吃吗
     topics = _precedence(topics, masked)
+    if "associated" not in topics:
+        asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
 
 
@@ -308,9 +310,9 @@ def _unmask_clause(clause: str, folded: str, masked: str) -> str:
 
 def _precedence(topics: set[str], masked: str) -> set[str]:
     if "allergies" in topics:
-        topics -= {"medications", "treatment", "triggers", "general"}
+        topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
-        topics -= {"past_history", "course"}
+        topics -= {"past_history", "course", "allergies"}
     if "treatment" in topics:
         topics -= {"medications", "relief", "ending", "tests"}
     if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受)", masked):
@@ -338,7 +340,13 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
     if "triggers" in topics and re.search(r"更(疼|痛|厉害|难受|重)", masked):
         topics.discard("severity")
     if "tests" in topics:
-        topics -= {"past_history", "treatment"}
+        topics -= {"past_history", "treatment", "triggers"}
+    if "triggers" in topics and re.search(r"关系|会.{0,2}加重", masked):
+        topics -= {"general", "course"}
+    if "course" in topics and re.search(r"比|还是", masked):
+        topics -= {"triggers", "relief"}
+    if "chief_complaint" in topics and re.search(r"不好|不舒服|难受", masked):
+        topics.discard("site")
     if "treatment" in topics:
         topics.discard("site")
     if "menstrual" in topics:

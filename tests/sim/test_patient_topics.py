@@ -26,7 +26,7 @@ def accuracy(items: list[dict]) -> tuple[float, list[tuple]]:
 
 
 def test_question_set_is_large_and_labelled_with_known_topics():
-    items = DATA["questions"] + DATA["heldout"] + DATA["heldout2"]
+    items = DATA["questions"] + DATA["heldout"] + DATA["heldout2"] + DATA["heldout3"]
     assert len(DATA["questions"]) >= 200
     for item in items:
         assert set(item["topics"]) <= set(TOPICS), item
@@ -35,7 +35,7 @@ def test_question_set_is_large_and_labelled_with_known_topics():
     assert min(counts.values()) >= 3, counts
 
 
-@pytest.mark.parametrize("part", ["questions", "heldout", "heldout2"])
+@pytest.mark.parametrize("part", ["questions", "heldout", "heldout2", "heldout3"])
 def test_topic_accuracy(part):
     acc, misses = accuracy(DATA[part])
     print(f"{part}: topic accuracy {acc:.3f} on {len(DATA[part])} questions; misses: {misses}")
