@@ -85,8 +85,14 @@ def _term_entities(norm: Normalized, tokens: list[Token], lex: Lexicon) -> list[
         while j_max < n and j_max - i < MAX_NGRAM and tokens[j_max].kind == "word" and tokens[j_max].nstart == tokens[j_max - 1].nend:
             j_max += 1
         matched = False
+        heads = lex.heads
         for j in range(j_max, i, -1):
             s = tok.norm if j == i + 1 else "".join(t.norm for t in tokens[i:j])
+            if len(s) > lex.max_term_len + 2:
+                continue
+            hs = s[:2].upper() if s.isascii() else s[:2]
+            if hs not in heads and s[0] not in "双两左右":
+                continue
             hit = _lookup(lex, s)
             prefix = ""
             if hit is None and len(s) > 1 and s[0] in "双两左右":
@@ -129,8 +135,14 @@ def _term_entities(norm: Normalized, tokens: list[Token], lex: Lexicon) -> list[
 def _inner_terms(norm: Normalized, tok: Token, lex: Lexicon) -> list[Entity]:
     out = []
     s = tok.norm
+    if s.isascii():
+        return out
+    heads = lex.heads
     p = 0
     while p < len(s) - 1:
+        if s[p : p + 2] not in heads:
+            p += 1
+            continue
         for L in range(min(lex.max_term_len, len(s) - p), 1, -1):
             sub = s[p : p + L]
             hit = _lookup(lex, sub)

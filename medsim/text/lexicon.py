@@ -70,6 +70,8 @@ class Lexicon:
     family_markers: list[str] = field(default_factory=list)
     historical_markers: list[str] = field(default_factory=list)
     max_term_len: int = 1
+    # first two characters of every key (lay phrases too): a cheap filter before lookups
+    heads: set[str] = field(default_factory=set)
 
     # -- queries ---------------------------------------------------------------
     def lookup(self, surface: str) -> tuple[str, tuple[str, ...]] | None:
@@ -135,6 +137,7 @@ def _load(folder: Path) -> Lexicon:
                 elif type_ not in prev[1]:
                     # keep the first canonical; remember the extra type for context rules
                     lex.entries[k] = (prev[0], prev[1] + (type_,))
+                lex.heads.add(k[:2])
                 if _is_label_only(name):
                     lex.label_only.add(k)
                 lex.max_term_len = max(lex.max_term_len, len(name))
@@ -146,6 +149,8 @@ def _load(folder: Path) -> Lexicon:
                 continue
             lay_term, std = parts[0].strip(), parts[1].strip()
             lex.lay_synonyms[lay_term] = std
+            lex.heads.add(lay_term[:2])
+            lex.max_term_len = max(lex.max_term_len, len(lay_term))
             canon = lex.canonical(std) or std
             lex.standard_to_lay.setdefault(canon, []).append(lay_term)
     for stem, pre_attr, post_attr in (

@@ -101,6 +101,7 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
     cue_re, pseudo_re, _ = _regexes()
     lex = get_lexicon()
     pseudo = [(m.start(), m.end()) for m in pseudo_re.finditer(text)]
+    pseudo_starts = [ps for ps, _ in pseudo]
     # the same string may be a pre and a post cue (不除外, 未及): roles decided by position
     both_unc = set(lex.uncertainty_pre) & set(lex.uncertainty_post)
     both_neg = set(lex.negation_pre) & set(lex.negation_post)
@@ -113,8 +114,11 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
         i = bisect_right(ent_starts, s) - 1
         if i >= 0 and ent_spans[i][0] <= s and e <= ent_spans[i][1] and kind not in ("unc_post",):
             continue
-        if kind.startswith("neg") and any(ps <= s and e <= pe for ps, pe in pseudo):
-            continue
+        if kind.startswith("neg"):
+            # pseudo-negations do not nest, so only the last one starting at or before s can cover it
+            k = bisect_right(pseudo_starts, s) - 1
+            if k >= 0 and any(pseudo[q][1] >= e for q in range(max(0, k - 2), k + 1)):
+                continue
         w = m.group(0)
         if w in both_unc:
             cues.append(_Cue(s, e, w, "unc_pre"))
@@ -147,6 +151,7 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
     cues = _find_cues(text, entities)
     cue_starts = [c.start for c in cues]
     sections = _sections(text)
+    section_starts = [sec[0] for sec in sections]
     findings_ents = [e for e in entities if e.type in FINDING_TYPES]
     ent_starts = [e.nstart for e in findings_ents]
     out: list[Finding] = []
@@ -179,12 +184,13 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
             f.polarity, f.cue = "uncertain", (best_pre if best_pre.kind == "unc_pre" else post).text
         if _HIST_RUN.match(text, e.nend):
             f.historical = True
-        for s, end, name in sections:
-            if s <= e.nstart < end:
-                if name == "家族史":
-                    f.owner = "family"
-                elif name in ("既往史", "手术史"):
-                    f.historical = True
+        k = bisect_right(section_starts, e.nstart) - 1
+        if k >= 0 and e.nstart < sections[k][1]:
+            name = sections[k][2]
+            if name == "家族史":
+                f.owner = "family"
+            elif name in ("既往史", "手术史"):
+                f.historical = True
         out.append(f)
     return out
 

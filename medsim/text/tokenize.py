@@ -5,6 +5,7 @@ Offsets always point into the ORIGINAL text; ``Token.norm`` is the normalized fo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from medsim.text.normalize import Normalized, normalize
@@ -27,8 +28,11 @@ class Token:
     nend: int = 0
 
 
+_PUNCT_RE = re.compile("[" + re.escape("".join(sorted(_PUNCT))) + "]+")
+
+
 def _is_punct(s: str) -> bool:
-    return all(c in _PUNCT for c in s)
+    return _PUNCT_RE.fullmatch(s) is not None
 
 
 def tokenize_normalized(norm: Normalized, backend: str = "jieba") -> list[Token]:
