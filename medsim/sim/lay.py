@@ -31,7 +31,7 @@ _SELF_MEASURED = re.compile(r"自测|自量|自己测|在家测|自行测")
 _EXTRA_LAY: dict[str, str] = {
     "疼痛": "疼", "上腹痛": "上腹疼", "下腹痛": "小肚子疼", "右下腹痛": "右下边肚子疼", "右上腹痛": "右上边肚子疼",
     "左下腹痛": "左下边肚子疼", "中上腹痛": "上腹疼", "脐周痛": "肚脐周围疼", "全腹痛": "整个肚子疼",
-    "及": "和", "并": "还", "未戒": "没戒", "未婚": "没结婚", "未孕": "没怀过孕", "未育": "没生过孩子",
+    "流清涕": "流清鼻涕", "流脓涕": "流黄鼻涕", "轻咳": "有点咳嗽", "低热": "低烧", "高热": "高烧", "及": "和", "并": "还", "未戒": "没戒", "未婚": "没结婚", "未孕": "没怀过孕", "未育": "没生过孩子",
     "患者于": "我", "病人于": "我", "于": "", "自行": "自己", "向": "往", "呈": "",
     "月经初潮": "第一次来月经是", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
@@ -67,17 +67,26 @@ def is_jargon(clause: str) -> bool:
     return bool(_JARGON.search(clause)) and not _SELF_MEASURED.search(clause)
 
 
-def clause_to_lay(clause: str, *, literacy: str = "medium") -> str:
-    """One record clause in the patient's words (no jargon check: see ``is_jargon``)."""
+def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我") -> str:
+    """One record clause in the patient's words (no jargon check: see ``is_jargon``).
+
+    ``subject`` is who the record's 患者 becomes: 我, or 孩子 when a parent speaks for a child.
+    """
     table = _table()
     text = clause.strip()
     if text.startswith("于"):
         text = text[1:]
+    text = re.sub(r"^[（(][^）)]{0,8}(代述|代诉|陪同)[）)]", "", text)  # （母亲代述）: who tells, not what
+    if subject != "我":
+        text = re.sub(r"^(患者|患儿|病人)于?", subject, text)
+        # the parent speaks: the record's 父亲/母亲 are the child's
+        text = text.replace("其父", "孩子爸爸").replace("其母", "孩子妈妈")
+        text = text.replace("父亲", "孩子爸爸").replace("母亲", "孩子妈妈")
     # one pass, longest match first, so a replacement is never replaced again
     out = _pattern().sub(lambda m: table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
-    out = re.sub(r"(^|[、我也均])无", r"\1没有", out)
-    out = re.sub(r"(^|[、我也均])未", r"\1没", out)
+    out = re.sub(r"(^|[、我也均都且并]|最近|近期|孩子|平时)无", r"\1没有", out)
+    out = re.sub(r"(^|[、我也均都且并]|最近|近期|孩子|平时)未", r"\1没", out)
     out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，" + (
         f"生过{m.group(3)}次" if m.group(3) != "0" else "还没生过"), out)
     if literacy == "low":
@@ -91,14 +100,14 @@ def clause_to_lay(clause: str, *, literacy: str = "medium") -> str:
     return out.strip("，、 ")
 
 
-def record_to_lay(text: str, *, literacy: str = "medium") -> tuple[str, list[str]]:
+def record_to_lay(text: str, *, literacy: str = "medium", subject: str = "我") -> tuple[str, list[str]]:
     """A record section in lay words, and the record clauses it drew on (jargon dropped)."""
     kept: list[str] = []
     said: list[str] = []
     for clause in textlink.clauses(text):
         if is_jargon(clause):
             continue
-        lay = clause_to_lay(clause, literacy=literacy)
+        lay = clause_to_lay(clause, literacy=literacy, subject=subject)
         if lay:
             kept.append(clause)
             said.append(lay)
@@ -108,11 +117,11 @@ def record_to_lay(text: str, *, literacy: str = "medium") -> tuple[str, list[str
 _DURATION = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?$")
 
 
-def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium") -> str:
+def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium", subject: str = "我") -> str:
     """主诉 (胸痛3小时) → 胸口疼3小时了: each part that ends in a duration gets 了."""
     parts = []
     for clause in textlink.clauses(chief_complaint):
-        lay = clause_to_lay(clause, literacy=literacy)
+        lay = clause_to_lay(clause, literacy=literacy, subject=subject)
         if _DURATION.search(clause):
             lay = lay.replace("日", "天") + "了"
         parts.append(lay)

@@ -69,6 +69,9 @@ class RulePatient:
         self.seed = seed
         self.persona = spec.persona
         self.policy = Policy(case, spec)
+        # a young child's history is told by a parent: 患者/患儿 becomes 孩子, not 我
+        demo = case.demographics
+        self.subject = "孩子" if demo is not None and demo.age_years < 12 else "我"
         self.turn = 0
         self.asked: Counter[str] = Counter()
         self.hpi = self._index_hpi()
@@ -128,6 +131,8 @@ class RulePatient:
             text = self.spec.unknown_reply
         content = any(p.content for p in pieces)
         text = prefix + lay.shape(text, self.persona, rng, topics=topics, opening=opening, content=content)
+        if self.subject != "我":
+            text = text.replace("我这是", f"{self.subject}这是")
         fields = list(dict.fromkeys(p.field for p in pieces if p.field and p.content))
         disclosed = list(dict.fromkeys(s for p in pieces if p.content for s in p.sources))
         return PatientReply(text=text, topics=[t for t in topics if t != "opening"], fields=fields,
@@ -166,7 +171,7 @@ class RulePatient:
         except (KeyError, ValueError, IndexError):
             opening = values.get("chief_complaint", "")
         if template.strip() == "{chief_complaint}" and opening:
-            opening = "医生，" + ("" if opening.startswith(("我", "孩子")) else "我") + opening
+            opening = "医生，" + ("" if opening.startswith(("我", "孩子")) else self.subject) + opening
         result = [_Piece(opening, None, ())] if opening else []
         result[0:0] = pieces  # field/sources carriers (empty text)
         for name in self.spec.disclose.volunteered:
@@ -182,11 +187,11 @@ class RulePatient:
         if not text:
             return "", []
         if name == "chief_complaint":
-            return lay.complaint_to_lay(text, literacy=self.persona.literacy), [text]
+            return lay.complaint_to_lay(text, literacy=self.persona.literacy, subject=self.subject), [text]
         if name == "hpi":
             picked = [c for c, _ in self.hpi][: limit or None]
             return "，".join(self._say(c) for c in picked), picked
-        said, sources = lay.record_to_lay(text, literacy=self.persona.literacy)
+        said, sources = lay.record_to_lay(text, literacy=self.persona.literacy, subject=self.subject)
         if limit:
             sources = sources[:limit]
             said = "，".join(self._say(c) for c in sources)
@@ -234,15 +239,15 @@ class RulePatient:
         return [_Piece(self.spec.unknown_reply, content=False)]
 
     def _say(self, clause: str) -> str:
-        return lay.clause_to_lay(clause, literacy=self.persona.literacy)
+        return lay.clause_to_lay(clause, literacy=self.persona.literacy, subject=self.subject)
 
     def _complaint(self) -> list[_Piece]:
         cc = self.policy.text("chief_complaint")
-        said = lay.complaint_to_lay(cc, literacy=self.persona.literacy)
-        return [_Piece(("" if said.startswith(("我", "孩子")) else "我") + said, "chief_complaint", (cc,))]
+        said = lay.complaint_to_lay(cc, literacy=self.persona.literacy, subject=self.subject)
+        return [_Piece(("" if said.startswith(("我", "孩子")) else self.subject) + said, "chief_complaint", (cc,))]
 
     def _whole(self, field: str) -> list[_Piece]:
-        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy)
+        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject)
         if not said:
             return [_Piece(self.spec.unknown_reply, content=False)]
         return [_Piece(said, field, tuple(sources))]
@@ -388,7 +393,7 @@ class RulePatient:
         if not demo or not self.policy.allowed("demographics"):
             return [_Piece(self.spec.unknown_reply, content=False)]
         age = demo.age_text.replace("月", "个月")
-        who = "孩子" if demo.age_years < 14 else "我"
+        who = self.subject
         return [_Piece(f"{who}{age}了", "demographics", (demo.age_text,))]
 
     def _measured(self, topic: str) -> list[_Piece]:

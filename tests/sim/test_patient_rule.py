@@ -163,3 +163,23 @@ def test_deterministic_for_a_seed():
 
     assert run(7) == run(7)
     assert any(run(s) != run(7) for s in range(8, 14))  # the seed does change the wording
+
+
+def test_a_parent_speaks_for_a_young_child():
+    from medsim.scenario.schema import Case, Demographics
+
+    case = Case(
+        id="child-1", source="synthetic", demographics=Demographics(sex="男", age=2),
+        chief_complaint="发热半天，抽搐1次",
+        hpi="（母亲代述）患儿半天前出现发热，在家自测体温39.5℃，流清涕、轻咳。10分钟前突然双眼上翻、四肢抖动，持续约2分钟自行停止。无呕吐、腹泻。",
+        family_history="父亲幼时有高热惊厥史。",
+        diagnosis=["单纯型热性惊厥"],
+    )
+    p = RulePatient(spec(mood="anxious"), case, seed=0)
+    opening = asyncio.run(p.opening()).text
+    onset, family, vomit, age = ask(p, "什么时候开始的？", "家里人有类似的病吗？", "有没有吐？", "孩子多大了？")
+    assert opening.startswith("医生，孩子发烧半天了") and "我这是" not in opening
+    assert onset.text.startswith("孩子半天前开始发烧") and "代述" not in onset.text
+    assert "孩子爸爸" in family.text and "我父亲" not in family.text
+    assert "没有吐" in vomit.text
+    assert age.text.startswith("孩子2岁了")
