@@ -191,6 +191,10 @@ def score(records: list[Record]) -> dict[str, dict[str, float]]:
 
 
 if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
     recs = build()
     print(f"{len(recs)} synthetic records")
     print(f"{'type':<10} {'gold':>5} {'pred':>5} {'precision':>9} {'recall':>7}")

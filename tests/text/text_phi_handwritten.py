@@ -64,6 +64,10 @@ def records():
 
 
 if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
     from text_phi_cases import score
 
     recs = records()
