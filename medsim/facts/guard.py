@@ -17,12 +17,15 @@ from typing import Literal
 
 from rapidfuzz import fuzz
 
+from medsim.facts import textlayer
 from medsim.facts.check import judge
+from medsim.facts.claims import analyte_of
 from medsim.facts.record import index_text
 from medsim.scenario.schema import RECORD_FIELDS, Case
 
 GuardKind = Literal["invented_finding", "diagnosis_leak", "unrevealed_result"]
 _RESULT_FIELDS = ("tests", "vitals", "physical_exam")
+_BARE_VALUE = re.compile(r"(?P<name>[\u4e00-\u9fa5A-Za-z]{1,8}?)(?:是|有|为|:|：)?\s*(?P<v>\d+(?:\.\d+)?)(?![\d.])")
 _QUALIFIERS = re.compile(r"^(急性|慢性|亚急性|原发性|继发性|左侧|右侧|双侧|左|右|疑似|可疑)+")
 
 
@@ -42,6 +45,29 @@ def _diagnosis_terms(case: Case) -> list[str]:
     return terms
 
 
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def _disease_leaks(case: Case, utterance: str, disclosed_text: str) -> list[GuardFlag]:
+    """Diseases the patient names (any polarity, a question too) that are the case's diagnosis:
+    嵌顿疝 for 嵌顿性腹股沟斜疝, 疝气 (→ 腹股沟疝) likewise: the name's characters in order."""
+    diagnoses = _diagnosis_terms(case)
+    flags = []
+    for f in textlayer.findings(utterance):
+        if f.kind != "disease":
+            continue
+        for name in {f.text, f.norm}:
+            if len(name) < 2 or name in disclosed_text:
+                continue
+            if any(name in d or (len(name) >= 3 and _subsequence(name, d)) for d in diagnoses):
+                flags.append(GuardFlag("diagnosis_leak", (f.start, f.end),
+                                       f"患者说出了诊断“{f.text}”，患者不应知道 / the patient names the diagnosis {f.text}"))
+                break
+    return flags
+
+
 def _leaks(case: Case, utterance: str, disclosed_text: str) -> list[GuardFlag]:
     flags = []
     for term in _diagnosis_terms(case):
@@ -56,6 +82,9 @@ def _leaks(case: Case, utterance: str, disclosed_text: str) -> list[GuardFlag]:
         if pos >= 0 and not any(f.span[0] <= pos < f.span[1] for f in flags):
             flags.append(GuardFlag("diagnosis_leak", (pos, end),
                                    f"患者说出了诊断“{term}”，患者不应知道 / the patient names the diagnosis {term}"))
+    for flag in _disease_leaks(case, utterance, disclosed_text):
+        if not any(f.span[0] < flag.span[1] and flag.span[0] < f.span[1] for f in flags):
+            flags.append(flag)
     return flags
 
 
@@ -88,6 +117,17 @@ def check_patient_turn(case: Case, utterance: str, *, disclosed_fields: Iterable
             flags.append(GuardFlag("invented_finding", span,
                                    f"病历中没有或与之矛盾：“{claim.text}”（{verdict.zh}） / "
                                    f"not in the record or contradicting it: {claim.text} ({verdict.en})"))
+    if hidden:
+        hidden_keys = {c.key for c in index_text(hidden_text).claims if c.kind == "measurement"}
+        # a value said without its unit (白细胞5.0) is still a result
+        for m in _BARE_VALUE.finditer(utterance):
+            found = analyte_of(m.group("name"))
+            if found and found[0] in hidden_keys and not any(f.span[0] <= m.start("v") < f.span[1] for f in flags):
+                start = m.start("name") + m.group("name").rfind(found[1])
+                said = utterance[start:m.end()]
+                flags.append(GuardFlag("unrevealed_result", (start, m.end()),
+                                       f"患者提前说出了尚未揭示的检查结果“{said}” / "
+                                       f"the patient quotes a result not yet revealed: {said}"))
     for test in case.tests if "tests" in hidden else []:
         for name in (test.name, *test.aliases):
             m = re.search(re.escape(name) + r"[^。，；]{0,4}(提示|显示|示|结果|报告|说)", utterance)

@@ -43,3 +43,16 @@ def test_unrevealed_result(appendicitis):
 def test_test_name_with_result_before_reveal(appendicitis):
     flags = check_patient_turn(appendicitis, "血常规结果说有炎症。", disclosed_fields=["chief_complaint"])
     assert "unrevealed_result" in kinds(flags)
+
+
+def test_value_without_unit_before_reveal(appendicitis):
+    said = "之前查过白细胞12.3，说有点高。"
+    flags = check_patient_turn(appendicitis, said, disclosed_fields=["chief_complaint", "hpi"])
+    assert kinds(flags) == ["unrevealed_result"]
+    assert said[flags[0].span[0]:flags[0].span[1]] == "白细胞12.3"
+
+
+def test_short_name_of_the_diagnosis(appendicitis):
+    case = appendicitis.model_copy(update={"diagnosis": ["嵌顿性腹股沟斜疝"]})
+    flags = check_patient_turn(case, "我这是嵌顿疝吧？")
+    assert kinds(flags) == ["diagnosis_leak"]
