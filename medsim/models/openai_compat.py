@@ -241,7 +241,7 @@ class OpenAICompatModel:
             from medsim.store.cache import cache_key
 
             key = cache_key(model=self.model, base_url=self.base_url, messages=messages, temperature=temperature,
-                            max_tokens=max_tokens, seed=seed, json_mode=json_mode)
+                            max_tokens=max_tokens, seed=seed, json_mode=json_mode, extra=self.extra_body)
             hit = self.cache.get(key)  # WAL reads do not wait on writers: quick enough inline
             if hit is not None:
                 hit.cached = True

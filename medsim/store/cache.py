@@ -40,9 +40,12 @@ def cache_key(
     max_tokens: int | None,
     seed: int | None,
     json_mode: bool,
+    extra: dict[str, Any] | None = None,
 ) -> str:
-    """sha256 of the canonical JSON of the request's deciding parts."""
-    payload = {
+    """sha256 of the canonical JSON of the request's deciding parts. ``extra`` holds any
+    further request fields (e.g. ``top_k`` from models.yaml ``extra_body``); it enters the
+    key only when given, so keys without it stay stable."""
+    payload: dict[str, Any] = {
         "model": model,
         "base_url": (base_url or "").rstrip("/"),
         "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
@@ -51,6 +54,8 @@ def cache_key(
         "seed": seed,
         "json_mode": bool(json_mode),
     }
+    if extra:
+        payload["extra"] = extra
     canon = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 

@@ -20,6 +20,8 @@ def test_key_depends_on_every_deciding_part():
     for field, value in [("model", "n"), ("base_url", "http://g/v1"), ("messages", [{"role": "user", "content": "您好"}]),
                          ("temperature", 0.7), ("max_tokens", 200), ("seed", 2), ("json_mode", True)]:
         assert cache_key(**{**BASE, field: value}) != k, field
+    assert cache_key(**BASE, extra={}) == k
+    assert cache_key(**BASE, extra={"top_k": 20}) != k
 
 
 def test_round_trip_and_wal(tmp_path):
