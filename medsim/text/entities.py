@@ -64,8 +64,11 @@ def _lookup(lex: Lexicon, s: str) -> tuple[str, tuple[str, ...]] | None:
 def _followed_by_value(tokens: list[Token], j: int) -> bool:
     for k in range(j, min(j + 3, len(tokens))):
         t = tokens[k]
-        if t.kind in ("lab_value", "vital", "number", "dose"):
+        if t.kind in ("lab_value", "vital", "dose"):
             return True
+        if t.kind == "number":
+            # a unit or % is needed: "N 78%" is a value, "L4、5" is a vertebra
+            return not t.norm[-1].isdigit()
         if t.norm not in LABEL_FILLERS:
             return False
     return False
