@@ -67,8 +67,8 @@ def _followed_by_value(tokens: list[Token], j: int) -> bool:
         if t.kind in ("lab_value", "vital", "dose"):
             return True
         if t.kind == "number":
-            # a unit or % is needed: "N 78%" is a value, "L4、5" is a vertebra
-            return not t.norm[-1].isdigit()
+            # a unit, a % or a decimal is needed: "N 78%", "K 3.5" are values, "L4、5" is a vertebra
+            return not t.norm[-1].isdigit() or "." in t.norm
         if t.norm not in LABEL_FILLERS:
             return False
     return False
@@ -207,7 +207,8 @@ def _measurement(norm: Normalized, tokens: list[Token], i: int, lex: Lexicon, dr
             name = "心率"
         ns = start if vital_name else tok.nstart
         return _entity(norm, ns, tok.nend, "vital", name or text, value=nums[0], unit=unit, name=name, value2=value2)
-    if kind == "lab_value" or (kind == "number" and unit == "%" and lab_name):
+    bare_decimal = kind == "number" and unit is None and "." in text  # K 3.5 printed without its unit
+    if kind == "lab_value" or (kind == "number" and (unit == "%" or bare_decimal) and lab_name):
         ns = start if lab_name else tok.nstart
         return _entity(norm, ns, tok.nend, "lab_value", lab_name or text, value=nums[0], unit=unit, name=lab_name, value2=value2)
     if kind == "dose":

@@ -58,7 +58,7 @@ def test_physical_exam_negations():
     f = _f("双肺呼吸音清，未闻及干湿啰音。腹软，无压痛及反跳痛，Murphy征阴性。")
     assert f["干湿啰音"].polarity == "absent"
     assert f["压痛"].polarity == "absent" and f["反跳痛"].polarity == "absent"
-    assert f["Murphy征阳性"].polarity == "absent"
+    assert f["Murphy征"].polarity == "absent"
 
 
 def test_results_normal_or_negative():
