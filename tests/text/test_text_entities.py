@@ -109,3 +109,16 @@ def test_offsets_point_into_the_original():
     text = "血常规：ＷＢＣ　１２．３×１０＾９／Ｌ，右下腹痛３天"
     for e in extract_entities(text):
         assert text[e.start : e.end] == e.text
+
+
+def test_vertebra_levels_are_not_lab_values_but_bare_decimals_are():
+    ents = extract_entities("L4、5椎旁压痛，K 3.5")
+    assert [(e.type, e.name, e.value) for e in ents if e.type == "lab_value"] == [("lab_value", "钾", 3.5)]
+    assert not [e for e in ents if e.norm == "淋巴细胞百分比"]
+
+
+def test_body_parts_keep_their_own_name():
+    norms = {e.text: e.norm for e in extract_entities("双侧足背及小腿外侧感觉减退，右手拇指肿胀")}
+    assert norms["双侧足背"] == "足背"
+    assert norms["小腿"] == "小腿"
+    assert norms["拇指"] == "拇指"

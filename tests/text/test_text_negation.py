@@ -149,3 +149,14 @@ def test_finding_exposes_entity_shortcuts():
     (f,) = analyze(text).findings
     assert (f.norm, f.text, f.type) == ("高血压", "高血压", "disease")
     assert text[f.start : f.end] == "高血压"
+
+
+def test_questions_and_other_pseudo_negations_do_not_negate():
+    assert _f("有无发热？")["发热"].polarity != "absent"
+    assert _f("患者不能耐受手术")["手术"].polarity == "present"
+
+
+def test_sign_negative_in_fullwidth_brackets():
+    f = _f("双侧巴氏征（-），左下肢直腿抬高试验阳性。")
+    assert f["病理征"].polarity == "absent" and f["病理征"].entity.laterality == "双侧"
+    assert f["直腿抬高试验"].polarity == "present"
