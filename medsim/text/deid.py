@@ -42,7 +42,7 @@ _RE_NAME_CONTEXT = re.compile(
     rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=病儿)|(?<=产妇)|(?<=孕妇))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)"
     r"(?=，?(?:男|女)[，,性\s]|，\d+岁|，|,|因|主因|于|以)"
     rf"|^\s*({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=，?(?:男|女)[，,性\s]|，\d+岁)"
-    rf"|(?:(?<=父亲)|(?<=母亲)|(?<=配偶)|(?<=丈夫)|(?<=妻子)|(?<=儿子)|(?<=女儿)|(?<=之子)|(?<=之女))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=[，,(（]|\d+岁)",
+    rf"|(?:(?<=父亲)|(?<=母亲)|(?<=配偶)|(?<=丈夫)|(?<=妻子)|(?<=儿子)|(?<=女儿)|(?<=之子)|(?<=之女)|(?<=家属))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=[，,(（]|\d+岁)",
     re.M,
 )
 # a "name" made of time or clinical words is not a name: 患者于昨日，父亲高血压，
@@ -64,6 +64,8 @@ _RE_DATE_FULL = re.compile(
     r"(?<!\d)(\d{4})\s*(?:(年)\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?|([-/.])\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})(?:日)?)(?!\d)"
 )
 _RE_DATE_YM = re.compile(r"(?<!\d)(\d{4})年(\d{1,2})月(?!\d|份?\d)")
+_CN_DIGIT = "〇一二三四五六七八九"
+_RE_DATE_CN = re.compile(r"([〇零一二三四五六七八九]{4})年([一二三四五六七八九十]{1,2})月([一二三四五六七八九十]{1,3})[日号]")
 _RE_DATE_MD = re.compile(r"(?<![\d年])(\d{1,2})月(\d{1,2})[日号]")
 
 _HOSPITAL_SUFFIX = re.compile(r"(?:附属医院|人民医院|中医医院|中医院|妇幼保健院|保健院|卫生服务中心|卫生服务站|卫生院|医学中心|医疗中心|门诊部|诊所|医院)")
@@ -136,6 +138,8 @@ def _detect(text: str) -> list[_Span]:
         add(_Span(m.start(1), m.end(1), "record_no"))
     for m in _RE_DATE_FULL.finditer(text):
         add(_Span(m.start(), m.end(), "date", "full"))
+    for m in _RE_DATE_CN.finditer(text):
+        add(_Span(m.start(), m.end(), "date", "cn"))
     for m in _RE_DATE_YM.finditer(text):
         add(_Span(m.start(), m.end(), "date", "ym"))
     for m in _RE_DATE_MD.finditer(text):
@@ -316,6 +320,15 @@ class _Surrogates:
             sep = m.group(5)
             pad = len(m.group(6)) == 2
             return f"{new.year}{sep}{new.month:02d}{sep}{new.day:02d}" if pad else f"{new.year}{sep}{new.month}{sep}{new.day}" + span_text[m.end(7) :]
+        if detail == "cn":
+            m = _RE_DATE_CN.fullmatch(span_text)
+            try:
+                y = int("".join(str(_CN_DIGIT.index(c if c != "零" else "〇")) for c in m.group(1)))
+                new = dt.date(y, _cn_small(m.group(2)), _cn_small(m.group(3))) + self.shift
+            except (ValueError, AttributeError):
+                return None
+            year = "".join(_CN_DIGIT[int(c)] for c in str(new.year))
+            return f"{year}年{_to_cn_small(new.month)}月{_to_cn_small(new.day)}" + span_text[-1]
         if detail == "ym":
             m = _RE_DATE_YM.fullmatch(span_text)
             try:
@@ -335,6 +348,21 @@ class _Surrogates:
                     return None
             return f"{new.month}月{new.day}" + span_text[-1]
         return None
+
+
+def _cn_small(s: str) -> int:
+    """一 … 三十一 → 1 … 31."""
+    if "十" in s:
+        left, _, right = s.partition("十")
+        return (_CN_DIGIT.index(left) if left else 1) * 10 + (_CN_DIGIT.index(right) if right else 0)
+    return _CN_DIGIT.index(s)
+
+
+def _to_cn_small(n: int) -> str:
+    if n < 10:
+        return _CN_DIGIT[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _CN_DIGIT[tens]) + "十" + (_CN_DIGIT[ones] if ones else "")
 
 
 def find_phi(text: str) -> list[Replacement]:

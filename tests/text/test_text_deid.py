@@ -109,3 +109,18 @@ def test_phi_warnings_flag_identifiers_but_not_masked_names():
 def test_deidentified_text_raises_no_warnings():
     text = "姓名：张三\n身份证号：110101199003074514\n电话：13812345678\n2023年3月5日入院"
     assert phi_warnings(deidentify(text).text) == []
+
+
+def test_structured_identifiers_on_the_heldout_set():
+    from text_phi_heldout import records as heldout
+
+    metrics = score(heldout())
+    for kind in STRUCTURED_KINDS:
+        if kind in metrics:
+            assert metrics[kind]["precision"] >= 0.95 and metrics[kind]["recall"] >= 0.95, (kind, metrics[kind])
+
+
+def test_dates_in_chinese_numerals_shift_too():
+    r = deidentify("二〇二二年五月六日复查，二〇二二年十二月三十一日出院", seed=2)
+    assert [x.kind for x in r.replacements] == ["date", "date"]
+    assert "二〇二二年五月六日" not in r.text
