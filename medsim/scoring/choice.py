@@ -20,10 +20,12 @@ def gold_letters(gold: Any) -> list[str]:
 
 
 def predicted_letters(answer: Any, letters: list[str] | None = None) -> list[str]:
+    """Letters from a parsed answer (a list of letters) or from raw text."""
     if isinstance(answer, list | tuple):
         out: list[str] = []
         for a in answer:
-            for ch in extract_choices(str(a), letters) if len(str(a).strip()) != 1 else [str(a).strip().upper()]:
+            a = str(a).strip()
+            for ch in [a.upper()] if len(a) == 1 else extract_choices(a, letters):
                 if ch not in out:
                     out.append(ch)
         return out
