@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from medsim.scenario.schema import Persona
 from medsim.sim import textlink, vocab
@@ -67,6 +67,7 @@ def is_jargon(clause: str) -> bool:
     return bool(_JARGON.search(clause)) and not _SELF_MEASURED.search(clause)
 
 
+@lru_cache(maxsize=8192)
 def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我") -> str:
     """One record clause in the patient's words (no jargon check: see ``is_jargon``).
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from medsim.sim import vocab
 
@@ -167,6 +167,16 @@ _FAMILY = ("父", "母", "兄", "姐", "弟", "妹", "家族", "家人", "家里
 
 def findings(text: str) -> list[Finding]:
     """Terms in ``text`` with polarity, through the text layer's ``analyze`` when present."""
+    return list(_findings_cached(text))
+
+
+@lru_cache(maxsize=4096)
+def _findings_cached(text: str) -> tuple[Finding, ...]:
+    # record clauses are asked about again and again within and across episodes
+    return tuple(_findings(text))
+
+
+def _findings(text: str) -> list[Finding]:
     via_layer = _layer_findings(text)
     if via_layer is not None:
         # the layer's lexicon and the simulator's lay vocabulary overlap but differ: a term
