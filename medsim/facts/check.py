@@ -198,7 +198,9 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     for r in mine:
         if r.polarity == c.polarity:
             return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
-    opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity]
+    opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity
+                # 无继发性高血压 does not deny the recorded 高血压: absence of a narrower kind
+                and not (c.polarity == "absent" and r.key != c.key and r.key in c.key)]
     if opposite and c.polarity == "present":
         # the extractor may have missed a differently worded positive mention (淋巴结可见肿大)
         support = _clause_support(c, rec)
@@ -270,8 +272,11 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = rec.of("laterality", c.key)
     if not cands:
         return None  # the record gives no side for this part: nothing to hold it against
+    if c.side == "双" and {r.side for r in cands} >= {"左", "右"}:
+        return _Verdict("supported", cands[0], f"侧别一致：{c.text}", f"both sides are recorded: {c.text}")
     # the record mention that says the same thing (右侧阴囊空虚 vs 左侧阴囊空虚 / 右侧阴囊内可扪及睾丸)
     context = str(c.extra.get("context", ""))
+
     def similarity(r: Claim) -> float:
         other = str(r.extra.get("context", ""))
         return max(fuzz.ratio(context, other), _bigram_recall(context, other))
@@ -293,6 +298,9 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 
 def _key_score(a: str, b: str) -> float:
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 2 and short in long and len(short) / len(long) >= 0.4:
+        return 90.0  # 血便 in 再次排血便, not 发热 in 发热伴持续抽搐
     score = fuzz.ratio(a, b)
     if min(len(a), len(b)) >= 3:
         score = max(score, fuzz.partial_ratio(a, b))
@@ -307,7 +315,8 @@ def _bigram_recall(a: str, b: str) -> float:
 def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = []
     for r in rec.of("duration"):
-        score = max(_key_score(a, b) for a in c.extra.get("keys", [c.key]) for b in r.extra.get("keys", [r.key]))
+        # the claim's own key (what precedes it, else what follows) against every key of the record's
+        score = max(_key_score(c.key, b) for b in r.extra.get("keys", [r.key]))
         if score >= 80:
             cands.append((score, r))
     if not cands:

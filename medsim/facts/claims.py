@@ -175,6 +175,11 @@ def measurements(text: str) -> list[Claim]:
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
         name, name_start = _name_before(text, m.start())
+        cmp = m.group("cmp") or ""
+        word = re.search(r"(超过|高于|大于|不低于|低于|小于|不足|不超过)$", name)
+        if word:
+            cmp = "<" if word.group(1) in ("低于", "小于", "不足", "不超过") else ">"
+            name = name[: word.start()]
         found = analyte_of(name)
         start = m.start()
         if found:
@@ -207,7 +212,7 @@ def measurements(text: str) -> list[Claim]:
                 "measurement", start, m.end(), text[start:m.end()], key=key,
                 value=float(m.group("v")), value_text=m.group("v"),
                 value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
-                extra={"name": alias, "value_start": m.start("v"), "cmp": m.group("cmp") or ""},
+                extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
     return out
@@ -320,6 +325,8 @@ def demographics(text: str) -> list[Claim]:
             continue  # 3个月 is an age only right after the sex; otherwise a duration
         if unit == "岁" and re.search(r"(于|在|自|从)\s*$", before):
             continue
+        if re.search(r"[>＜<≥≤\-–~～至]\s*$", before):
+            continue  # a threshold or a range (>65岁, 3–17岁), not the patient's age
         sentence = text[max(text.rfind("。", 0, m.start()), text.rfind("\n", 0, m.start()), 0):m.start()]
         if any(c in sentence for c in vocab.FAMILY_CUES):
             continue
@@ -358,16 +365,26 @@ def laterality(text: str) -> list[Claim]:
 
 # --------------------------------------------------------------------------- durations
 
-_KEY_NOISE = re.compile(r"主诉|现病史|病史|患者|病人|患儿|出现|开始|发现|近|前|来|于|余|约|反复|自|因|记录示|[\s“”\"'、]")
+_KEY_NOISE = re.compile(r"主诉|现病史|病史|既往|在外院|外院|患者|病人|患儿|出现|开始|发现|近|前|来|于|余|约|反复|自|因|曾|记录示|[\s“”\"'、]")
+
+
+_KEY_NUMBERS = re.compile(r"\d+(?:\.\d+)?\s*[A-Za-zμ/%^×]*")
 
 
 def clause_key(clause: str) -> str:
-    return _KEY_NOISE.sub("", DURATION.sub("", clause))
+    """What a duration qualifies, without durations, quantities (约600ml) and filler words."""
+    return _KEY_NOISE.sub("", _KEY_NUMBERS.sub("", DURATION.sub("", clause)))
 
 
 def _is_duration(text: str, m: re.Match[str]) -> bool:
-    # not a duration: 20支/日, 1～2包/天, dates such as 2016年7月
-    return text[max(0, m.start() - 1):m.start()] not in ("/", "-") and not re.match(r"\d{4}", m.group("n"))
+    # not a duration of this illness: 20支/日, 1～2包/天, dates (2016年7月), thresholds (晨僵>1小时,
+    # 病程超过6周), ranges (3–7天), windows ahead (停药后1个月内)
+    before, after = text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 2]
+    if before[-1:] in ("/", "-", "–", "~", "～", ">", "<", "≥", "≤") or before.endswith(("超过", "大于", "小于", "不足")):
+        return False
+    if after.startswith(("内", "以内", "以上", "以下")):
+        return False
+    return not re.match(r"\d{4}", m.group("n"))
 
 
 def durations(text: str) -> list[Claim]:
@@ -383,7 +400,8 @@ def durations(text: str) -> list[Claim]:
         prev_end = max([p.end() for p in found[:i] if p.end() > cs] + [cs])
         nxt = min([p.start() for p in found[i + 1:] if p.start() < ce] + [ce])
         before, after = clause_key(text[prev_end:m.start()]), clause_key(text[m.end():nxt])
-        keys = [k for k in (before, after) if len(k) >= 2]
+        # what follows is the key only when nothing precedes (3年前出现咳嗽), not 停经7周、突发腹痛
+        keys = [k for k in ((before, after) if len(before) >= 2 else (after,)) if len(k) >= 2]
         key = keys[0] if keys else ""
         if len(key) < 2 and cs > 1:
             # a bare "3天" clause qualifies the one before it: 腹痛，3天
@@ -462,6 +480,9 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         if c.kind == "finding" and any(text[max(0, c.start - len(v) - 1):c.start].endswith(v) or
                                        text[max(0, c.start - len(v) - 1):c.start - 1].endswith(v)
                                        for v in vocab.ACTION_VERBS):
+            c.general = True
+        cs = textlayer.clause_start(text, c.start)
+        if any(v in text[cs:c.start] for v in vocab.EXCLUDING_VERBS):
             c.general = True
         if c.kind == "measurement" and re.search(r"\d\s*[-～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result

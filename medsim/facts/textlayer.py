@@ -153,6 +153,7 @@ def _fallback_findings(text: str) -> list[FindingMention]:
 
 
 _FINDING_TYPES = {"symptom": "symptom", "disease": "disease"}
+_INFORMANT = re.compile(r"(母亲|父亲|家属|家人|其母|其父|妻子|丈夫|女儿|儿子)(代述|代诉|代为|陪同|诉|述|发现|回忆)")
 
 
 def findings(text: str) -> list[FindingMention]:
@@ -172,6 +173,11 @@ def findings(text: str) -> list[FindingMention]:
             continue
         polarity = str(getattr(f, "polarity", "present"))
         owner = str(getattr(f, "owner", "patient"))
+        sentence = text[max(text.rfind("。", 0, e.start), text.rfind("\n", 0, e.start), 0):e.start]
+        if owner == "family" and _INFORMANT.search(sentence):
+            owner = "patient"  # （母亲代述）患儿呕吐: the mother tells, the child has it
+        if polarity == "present" and text[max(0, e.start - 1):e.start] in ("非", "无", "未", "不"):
+            polarity = "absent"  # 育龄非妊娠女性
         norm = getattr(e, "norm", None) or canonical(e.text)
         out.append(FindingMention(norm, e.text, e.start, e.end, polarity, owner, kind))
     return sorted(out, key=lambda f: f.start)
