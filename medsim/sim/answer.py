@@ -354,12 +354,24 @@ def _repair(s: str) -> str:
     if quote:
         out.append('"')
     r = "".join(out)
+    r = re.sub(r"(?m)(?<![:\"])//[^\n\"]*$|/\*.*?\*/", "", r)  # // and /* */ comments
+    # bare values: {"level": Ⅱ级, "department": 心内科} → quoted
+    r = re.sub(r"(:\s*)(?!true\b|false\b|null\b|-?\d+(?:\.\d+)?\s*[,}\]\n])([^\s\"\[{][^,}\]\n]*?)(\s*[,}\]\n])",
+               lambda m: f'{m.group(1)}"{m.group(2).strip()}"{m.group(3)}', r)
+    r = re.sub(r"\[([^\[\]{}\"]*)\]", _quote_array_items, r)  # [血常规, 心电图]
     r = re.sub(r",\s*([}\]])", r"\1", r)  # trailing commas
     r = re.sub(r'([{,]\s*)([A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*)\s*:', r'\1"\2":', r)  # bare keys
     r = re.sub(r"(?<![\w\"])True(?![\w\"])", "true", r)
     r = re.sub(r"(?<![\w\"])False(?![\w\"])", "false", r)
     r = re.sub(r"(?<![\w\"])None(?![\w\"])", "null", r)
     return r
+
+
+def _quote_array_items(m: re.Match[str]) -> str:
+    items = [i.strip() for i in m.group(1).split(",")]
+    literal = re.compile(r"-?\d+(?:\.\d+)?|true|false|null")
+    return "[" + ", ".join(i if not i or literal.fullmatch(i) else json.dumps(i, ensure_ascii=False)
+                           for i in items) + "]"
 
 
 def _key_value_lines(text: str, fields: list[str]) -> dict[str, Any]:

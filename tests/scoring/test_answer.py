@@ -183,3 +183,12 @@ def test_steps_more_forms():
                  "第3步、第1步、第2步、第4步", "2024-11-30 手术。顺序：3,1,2,4", "步骤1、2、3属于术前，因此顺序为 3,1,2,4"):
         assert extract_steps(text, 4) == [3, 1, 2, 4], text
     assert extract_steps("3124", 4) == []  # one number, not four
+
+
+def test_json_bare_values_comments_and_bare_list_items():
+    spec = AnswerSpec(format="json", fields={"level": "int", "department": "str", "tests": "list[str]"})
+    assert parse_answer('{"level": Ⅱ级, "department": 心内科, "tests": [血常规, 心电图]}', spec).value == {
+        "level": 2, "department": "心内科", "tests": ["血常规", "心电图"]}
+    text = '{\n  "level": 2, // 危重\n  "department": "心内科", /* 胸痛 */\n  "tests": ["肌钙蛋白"]\n}'
+    assert parse_answer(text, spec).value == {"level": 2, "department": "心内科", "tests": ["肌钙蛋白"]}
+    assert parse_answer('{"level": 3, "department": "http://x/y", "tests": []}', spec).value["department"] == "http://x/y"
