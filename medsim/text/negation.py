@@ -31,6 +31,8 @@ _POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也
 _HIST_SUFFIX = re.compile(r"(?:病)?史")
 # 高血压、糖尿病史: the trailing 史 covers the whole list
 _HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*病?史")
+# "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
+_ONSET_MARKERS = {"年前", "多年前"}
 _CLAUSE_POST = {"？", "?"}  # a question mark hedges the whole clause before it
 
 
@@ -171,7 +173,7 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
                         best_pre = c
                 elif c.kind == "family":
                     f.owner = "family"
-                elif c.kind == "hist":
+                elif c.kind == "hist" and (c.text not in _ONSET_MARKERS or e.type in ("disease", "procedure")):
                     f.historical = True
         clause_ents = findings_ents[bisect_left(ent_starts, e.nstart) : bisect_left(ent_starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi])

@@ -160,3 +160,9 @@ def test_sign_negative_in_fullwidth_brackets():
     f = _f("双侧巴氏征（-），左下肢直腿抬高试验阳性。")
     assert f["病理征"].polarity == "absent" and f["病理征"].entity.laterality == "双侧"
     assert f["直腿抬高试验"].polarity == "present"
+
+
+def test_years_ago_is_past_history_for_operations_not_for_the_present_complaint():
+    f = _f("10年前行阑尾切除术。1年前无明显诱因出现腰痛。")
+    assert f["阑尾切除术"].historical
+    assert not f["腰痛"].historical
