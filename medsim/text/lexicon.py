@@ -109,6 +109,13 @@ class Lexicon:
         out.extend(self.lay_synonyms)
         return out
 
+    def aliases(self, term: str) -> list[str]:
+        """Every written form of a term's canonical entry (synonyms, abbreviations, brands)."""
+        canon = self.canonical(term)
+        if canon is None:
+            return []
+        return [self._surface_text[k] for k, (c, _) in self.entries.items() if c == canon]
+
     def lay_terms_for(self, standard: str) -> list[str]:
         """Lay phrases a patient might use for a standard term (empty if none known)."""
         canon = self.canonical(standard) or standard

@@ -87,3 +87,9 @@ def test_unknown_term():
     lex = get_lexicon()
     assert lex.canonical("完全不相干的词") is None
     assert lex.type_of("完全不相干的词") is None
+
+
+def test_aliases_of_a_term():
+    lex = get_lexicon()
+    assert {"阿司匹林", "拜阿司匹林"} <= set(lex.aliases("拜阿司匹林"))
+    assert lex.aliases("完全不相干的词") == []
