@@ -60,10 +60,21 @@ class ReferenceClinician(OfflineClinician):
         probe = context.case.probe
         if probe and probe.kind == "red_flag" and context.turn >= probe.at_turn:
             return self.answer(spec, context)  # a red flag is escalated at once
-        plan = [HISTORY_QUESTION, BACKGROUND_QUESTION, self._exam_and_tests(context)]
+        plan = self._plan(context)
         if context.turn <= len(plan) and context.turn < scenario.clinician.max_turns:
             return plan[context.turn - 1]
         return self.answer(spec, context)
+
+    @staticmethod
+    def _plan(context: ChatContext) -> list[str]:
+        """A careful history: the course, then each key fact asked about by name (two a turn),
+        the background, then examination and every recorded test — within the turn limit."""
+        facts = list(context.case.key_facts)
+        probes = ["请问：" + "；".join(facts[i:i + 2]) + "？" for i in range(0, len(facts), 2)]
+        plan = [HISTORY_QUESTION, *probes, BACKGROUND_QUESTION]
+        exam = ReferenceClinician._exam_and_tests(context)
+        room = context.scenario.clinician.max_turns - 2  # keep a turn for the exam and one to answer
+        return [*plan[:room], exam]
 
     @staticmethod
     def _exam_and_tests(context: ChatContext) -> str:

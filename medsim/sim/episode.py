@@ -83,6 +83,7 @@ class _Episode:
         self.calls: list[dict[str, Any]] = []
         self.started = time.monotonic()
         self.clinician_turns = 0
+        self.patient: Any = None
 
     # --------------------------------------------------------------- helpers
     def add(self, speaker: str, text: str, **meta: Any) -> Turn:
@@ -172,6 +173,7 @@ class _Episode:
         scenario, case = self.scenario, self.case
         patient = make_patient(self.settings.patient, scenario, case, seed=self.seed,
                                model_resolver=self.model_resolver)
+        self.patient = patient
         self.transcript.info["patient"] = patient.name
         disclose = scenario.patient.disclose
         oracle = Oracle(case, scenario.oracle, exam_fields=list(disclose.on_exam))
@@ -255,6 +257,13 @@ class _Episode:
             self.transcript.stop_reason = "error"
         self.transcript.info["turns_to_decision"] = self.clinician_turns
         self.transcript.info["elapsed_s"] = round(time.monotonic() - self.started, 3)
+        if self.patient is not None:
+            from medsim.sim.info import info_gathering
+
+            # How often the simulator regenerated or flagged a turn: a score can be trusted
+            # or discounted by it. Information gathering is kept with the transcript.
+            self.transcript.info["patient_stats"] = dict(getattr(self.patient, "stats", {}) or {})
+            self.transcript.info["info_gathering"] = info_gathering(self.case, self.transcript)
         return EpisodeResult(self.transcript, self.calls, self.transcript.info.get("patient"))
 
 

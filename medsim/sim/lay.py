@@ -53,6 +53,13 @@ def _table() -> dict[str, str]:
     table.update(_EXTRA_LAY)
     table.pop("无", None)
     table.pop("未", None)
+    # A disease name that contains a symptom word (心绞痛 holds 绞痛) stays whole: the
+    # longest match wins, so mapping it to itself keeps 绞痛→绞着疼 out of it.
+    keys = sorted(table, key=len, reverse=True)
+    for forms in textlink._read_lexicon("diseases.txt"):
+        for term in (forms[0], *forms[1]):
+            if term not in table and any(key in term for key in keys if len(key) < len(term)):
+                table[term] = term
     return table
 
 
@@ -152,8 +159,10 @@ def shape(text: str, persona: Persona, rng: random.Random, *, topics: list[str],
     out = text.strip()
     if not out:
         return out
-    if persona.style == "terse":
-        out = re.split(r"[，；]", out)[0].rstrip("。") + "。"
+    if persona.style == "terse" and not opening:
+        # Terse: short answers, not missing ones — each sentence keeps its first two clauses.
+        sentences = [x for x in re.split(r"(?<=[。！？])", out) if x.strip()]
+        out = "".join("，".join(re.split(r"[，；]", x.rstrip("。！？"))[:2]) + "。" for x in sentences)
     elif persona.style == "vague_elderly" and content and not opening and set(topics) & _HISTORY_TOPICS:
         out = rng.choice(_VAGUE) + out
     elif persona.style == "talkative" and content and rng.random() < 0.2:
