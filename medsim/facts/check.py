@@ -73,8 +73,23 @@ class _Verdict:
     en: str
 
 
+_SENTENCES = re.compile(r"[^。！？!?\n；;，,]+[。！？!?\n；;，,]?")
+_NOT_A_GIVEN = re.compile(r"[？?]|吗|呢|是不是|会不会|能不能|可不可以|要不要|听说|据说|网上|别人说|有人说|是否")
+
+
 def record_text_of(case_or_record: Case | str) -> str:
-    return case_or_record if isinstance(case_or_record, str) else case_or_record.full_record_text()
+    """The record the text is held against: the case's record, plus what the question itself told
+    the model (空腹血糖8.2mmol/L in a patient's question is a given, not an invention)."""
+    if isinstance(case_or_record, str):
+        return case_or_record
+    text = case_or_record.full_record_text()
+    extra = [case_or_record.question or ""]
+    if case_or_record.probe and case_or_record.probe.utterance:
+        extra.append(case_or_record.probe.utterance)
+    # only what the asker states as fact: not their questions, not hearsay (听说糖尿病人不能吃水果)
+    extra = ["".join(s for s in _SENTENCES.findall(e) if not _NOT_A_GIVEN.search(s)) for e in extra]
+    extra = [e for e in extra if e.strip() and e not in text]
+    return "\n".join([text, *(f"问题：{e}" for e in extra)]) if extra else text
 
 
 # --------------------------------------------------------------------------- matchers
@@ -92,6 +107,8 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     if not cands and c.key not in _KNOWN_ANALYTES:
         cands = [r for r in rec.of("measurement") if r.key not in _KNOWN_ANALYTES and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
+    if not cands and c.extra.get("cmp"):
+        return None  # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result
     if cands:
         comparable = []
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):

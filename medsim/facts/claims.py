@@ -103,6 +103,7 @@ MEASURE = re.compile(
     rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
 )
 _NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
+_NOT_ANALYTE = re.compile(r"(率|限|切点|目标|孩子|局部|剂量|比例|概率|可能|约|以上|以下|左右|以内|每次|每日|一次)$|^(上限|下限)")
 _SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
 
 _ALIAS_INDEX: list[tuple[str, str]] = sorted(
@@ -182,6 +183,10 @@ def measurements(text: str) -> list[Claim]:
             name = name[: word.start()]
         found = analyte_of(name)
         start = m.start()
+        if not found and (unit == "℃" or (unit == "mmHg" and m.group("v2"))):
+            # ℃ measures a temperature whatever the words before it (发热最高39.5℃, 孩子39℃)
+            key = "temperature" if unit == "℃" else "bp"
+            found = (key, name[-2:] if name else "")
         if found:
             key, alias = found
             start = name_start + name.rfind(alias)
@@ -304,7 +309,7 @@ _SEX = re.compile(
     r"|(?:性别[：:]\s*(?P<f>男|女))"
 )
 _AGE = re.compile(
-    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|天|周)(?![前内来时起余后])"
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|月|天|周)(?![前内来时起余后])"
 )
 _AGE_ANCHOR = re.compile(r"(男|女|性|患者|病人|患儿|病儿|年龄|岁|[，,、/]\s*$)")
 
@@ -330,7 +335,8 @@ def demographics(text: str) -> list[Claim]:
         sentence = text[max(text.rfind("。", 0, m.start()), text.rfind("\n", 0, m.start()), 0):m.start()]
         if any(c in sentence for c in vocab.FAMILY_CUES):
             continue
-        years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "天": 1 / 365, "周": 7 / 365}[unit]
+        years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "月": 1 / 12, "天": 1 / 365,
+                                       "周": 7 / 365}[unit]
         out.append(Claim("age", m.start(), m.end(), m.group(0), key="age", value=years, value_text=m.group("n"),
                          unit=unit))
     return out
@@ -449,6 +455,9 @@ def findings(text: str) -> list[Claim]:
 
 # ----------------------------------------------------------------------------- all
 
+_CONDITIONAL = re.compile(r"(^|[，。；：、,\s（(])(如|若|假如|倘若)(?!何|下|实|期|今|此|前所述)")
+
+
 def _sentence_start(text: str, pos: int) -> int:
     return max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), text.rfind("；", 0, pos), 0)
 
@@ -482,7 +491,7 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
                                        for v in vocab.ACTION_VERBS):
             c.general = True
         cs = textlayer.clause_start(text, c.start)
-        if any(v in text[cs:c.start] for v in vocab.EXCLUDING_VERBS):
+        if any(v in text[cs:c.start] for v in vocab.EXCLUDING_VERBS) or _CONDITIONAL.search(before):
             c.general = True
         if c.kind == "measurement" and re.search(r"\d\s*[-～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result

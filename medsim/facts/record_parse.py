@@ -47,7 +47,7 @@ def _demographics(norm: str) -> Demographics | None:
     age = next((c for c in claims if c.kind == "age"), None)
     if sex is None or age is None:
         return None
-    unit = {"岁": "岁", "个月": "月", "月龄": "月", "天": "天", "周": "天"}[age.unit]
+    unit = {"岁": "岁", "个月": "月", "月龄": "月", "月": "月", "天": "天", "周": "天"}[age.unit]
     value = float(age.value_text) * (7 if age.unit == "周" else 1)
     return Demographics(sex=sex, age=min(value, 130), age_unit=unit)
 

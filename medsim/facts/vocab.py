@@ -67,6 +67,36 @@ ANALYTES: dict[str, tuple[str, ...]] = {
     "testosterone": ("睾酮",),
     "hcg": ("β-HCG", "HCG", "人绒毛膜促性腺激素"),
     "calcitonin": ("降钙素",),
+    "ua": ("UA", "尿酸", "血尿酸"),
+    "urea": ("Urea", "尿素"),
+    "tg": ("TG", "甘油三酯"),
+    "tc": ("TC", "总胆固醇", "胆固醇"),
+    "ldl": ("LDL-C", "LDL", "低密度脂蛋白胆固醇", "低密度脂蛋白"),
+    "hdl": ("HDL-C", "HDL", "高密度脂蛋白胆固醇", "高密度脂蛋白"),
+    "tsh": ("TSH", "促甲状腺激素"),
+    "ft3": ("FT3", "游离T3"),
+    "ft4": ("FT4", "游离T4"),
+    "ck": ("CK", "肌酸激酶"),
+    "ckmb": ("CK-MB", "肌酸激酶同工酶"),
+    "amylase": ("AMY", "淀粉酶", "血淀粉酶"),
+    "lipase": ("LPS", "脂肪酶"),
+    "pao2": ("PaO2", "PO2", "氧分压"),
+    "paco2": ("PaCO2", "PCO2", "二氧化碳分压"),
+    "hco3": ("HCO3-", "HCO3", "碳酸氢根"),
+    "co2cp": ("CO2CP", "CO2结合力", "二氧化碳结合力"),
+    "fib": ("FIB", "Fib", "纤维蛋白原"),
+    "tp": ("TP", "总蛋白"),
+    "glob": ("GLB", "球蛋白"),
+    "hct": ("HCT", "Hct", "红细胞压积", "红细胞比容"),
+    "mcv": ("MCV",),
+    "ret": ("RET", "Ret", "网织红细胞"),
+    "eos": ("EOS", "嗜酸性粒细胞"),
+    "ca125": ("CA125", "CA12-5"),
+    "ca153": ("CA15-3", "CA153"),
+    "insulin": ("胰岛素",),
+    "cpeptide": ("C肽", "C-肽"),
+    "egfr": ("eGFR", "肾小球滤过率"),
+    "fev1": ("FEV1",),
 }
 
 # Words that introduce a value but are not part of the analyte's name.
@@ -112,7 +142,7 @@ FAMILY_CUES = ("父亲", "母亲", "其父", "其母", "父母", "兄", "姐", "
                "外祖", "家族", "家人", "亲属", "儿子", "女儿")
 # A claim after one of these is advice or a plan, not a statement about the record.
 ADVICE_CUES = ("建议", "推荐", "可予", "应予", "应当", "应该", "需要", "需行", "需进一步", "予以", "拟行", "计划", "可考虑",
-               "必要时", "治疗原则", "首选", "可选用", "方案", "可以", "可用", "宜")
+               "必要时", "治疗原则", "首选", "可选用", "方案", "可以", "可用", "宜", "可按", "可服", "请")
 # A disease named after one of these is the writer's diagnosis (an opinion), not a recorded fact.
 DIAGNOSIS_CUES = ("诊断", "考虑", "鉴别", "印象", "拟诊", "疑诊")
 
