@@ -132,6 +132,38 @@ class Normalized:
             return e.orig_end if is_end else e.orig_start
         return pos + (e.orig_end - e.norm_end)
 
+    def sequential_mapper(self):
+        """A to_orig for spans given in increasing order (tokens): walks the edits once
+        instead of bisecting for every span."""
+        edits = self._edits
+        if not edits:
+            return lambda start, end: (start, end)
+        n = len(edits)
+        state = [0, 0]  # index of the first edit not wholly before the span, offset delta
+
+        def mapper(start: int, end: int) -> tuple[int, int]:
+            k, delta = state
+            while k < n and edits[k].norm_end <= start:
+                delta = edits[k].orig_end - edits[k].norm_end
+                k += 1
+            state[0], state[1] = k, delta
+            if k < n and edits[k].norm_start <= start:
+                s = edits[k].orig_start
+            else:
+                s = start + delta
+            # the end may reach into later edits
+            j, d = k, delta
+            while j < n and edits[j].norm_end < end:
+                d = edits[j].orig_end - edits[j].norm_end
+                j += 1
+            if j < n and edits[j].norm_start < end:
+                e = edits[j].orig_end
+            else:
+                e = end + d
+            return s, max(s, e)
+
+        return mapper
+
     def to_orig(self, start: int, end: int) -> tuple[int, int]:
         """Map a normalized span [start, end) to the original text."""
         if end <= start:

@@ -41,13 +41,10 @@ def tokenize_normalized(norm: Normalized, backend: str = "jieba") -> list[Token]
     text, orig = norm.text, norm.orig
     tokens: list[Token] = []
     append = tokens.append
-    identity = not norm._edits
+    to_orig = norm.sequential_mapper()
 
     def emit(ns: int, ne: int, kind: str) -> None:
-        if identity:
-            s, e = ns, ne
-        else:
-            s, e = norm.to_orig(ns, ne)
+        s, e = to_orig(ns, ne)
         append(Token(orig[s:e], s, e, kind, text[ns:ne], ns, ne))
 
     def segment(gs: int, ge: int) -> None:
