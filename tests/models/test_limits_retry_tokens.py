@@ -157,3 +157,17 @@ def test_get_limiter_shared_per_endpoint_and_loop():
     assert a is b and a is not c
     a2, _, _ = run(go())
     assert a2 is not a  # a new loop gets new primitives
+
+
+def test_retry_after_header_forms():
+    import email.utils
+    import time as _time
+
+    from medsim.models.openai_compat import _retry_after
+
+    assert _retry_after({"retry-after": "3"}) == 3.0
+    assert _retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    when = email.utils.formatdate(_time.time() + 30, usegmt=True)
+    assert 25 <= _retry_after({"retry-after": when}) <= 31
+    assert _retry_after({"retry-after": "soon"}) is None
+    assert _retry_after({}) is None and _retry_after(None) is None
