@@ -73,7 +73,7 @@ def test_aput_never_waits_for_a_locked_file(tmp_path):
 
     start = time.perf_counter()
     asyncio.run(cache.aput("k", ChatResult("x")))
-    assert time.perf_counter() - start < 0.1  # returned at once
+    assert time.perf_counter() - start < 2.0  # returned at once (a blocking write would wait 10 s)
     assert cache.get("k").content == "x"  # served from memory meanwhile
     time.sleep(0.2)
     on_disk = sqlite3.connect(db)
