@@ -386,7 +386,11 @@ class OpenAIServer:
                 await self._send_json(writer, 500, _error("internal error (injected)", "server_error"))
                 return False
             kind = fault.kind if fault is not None else None
-            content = "" if kind == "empty" else self.reply(req)
+            try:
+                content = "" if kind == "empty" else self.reply(req)
+            except Exception as exc:  # a broken reply function shows up as a 500 that says why
+                await self._send_json(writer, 500, _error(f"reply function failed: {exc!r}", "server_error"))
+                return False
             if req.get("stream"):
                 return await self._stream(req, seq, content, kind, writer)
             return await self._complete(req, seq, content, kind, writer)
