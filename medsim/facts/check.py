@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 
 from medsim.facts import textlayer, vocab
 from medsim.facts.claims import Claim
-from medsim.facts.record import ClaimIndex, index_text
+from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.facts.units import same_quantity, to_base
 from medsim.scenario.schema import Case
 
@@ -391,7 +391,7 @@ def score_of(counts: dict[str, int]) -> float:
 
 def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None = None) -> FactReport:
     """Check every claim in ``text`` against the record; omissions of ``key_facts`` (default: the case's)."""
-    rec = index_text(record_text_of(case_or_record))
+    rec = index_record(record_text_of(case_or_record))
     out = index_text(text)
     findings: list[FactFinding] = []
     skipped = 0

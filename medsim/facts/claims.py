@@ -10,6 +10,7 @@ caller maps them back with the span map from ``textlayer.normalize``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
@@ -111,24 +112,30 @@ _ALIAS_INDEX: list[tuple[str, str]] = sorted(
 )
 
 
+_ALIAS_RX = re.compile("|".join(re.escape(a) for a, _ in _ALIAS_INDEX))
+_ALIAS_KEY = dict(_ALIAS_INDEX)
+
+
 def analyte_of(name: str) -> tuple[str, str] | None:
     """(canonical analyte, alias) nearest the value in the name run (血糖控制在 → glu), or None."""
     best: tuple[int, int, str, str] | None = None
-    for alias, key in _ALIAS_INDEX:
-        pos = name.rfind(alias)
-        while pos >= 0:
-            before = name[pos - 1] if pos else ""
-            after = name[pos + len(alias)] if pos + len(alias) < len(name) else ""
+    for i in range(len(name)):
+        m = _ALIAS_RX.match(name, i)  # longest alias first at each position
+        while m:
+            alias = m.group(0)
+            before = name[i - 1] if i else ""
+            after = name[m.end()] if m.end() < len(name) else ""
             # a Latin abbreviation must not be part of a longer Latin word (HbA1c, APTT, TBIL)
             ok = not alias.isascii() or (
                 not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalnum())
             )
             if ok:
-                end = pos + len(alias)
-                if best is None or (end, len(alias)) > (best[0], best[1]):
-                    best = (end, len(alias), key, alias)
+                if best is None or (m.end(), len(alias)) > (best[0], best[1]):
+                    best = (m.end(), len(alias), _ALIAS_KEY[alias], alias)
                 break
-            pos = name.rfind(alias, 0, pos)
+            # try a shorter alias at the same position (T in Tmax is not wanted, but TB in TBIL is)
+            shorter = [a for a, _ in _ALIAS_INDEX if len(a) < len(alias) and name.startswith(a, i)]
+            m = re.compile(re.escape(shorter[0])).match(name, i) if shorter else None
     return (best[2], best[3]) if best else None
 
 
@@ -462,40 +469,47 @@ def _sentence_start(text: str, pos: int) -> int:
     return max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), text.rfind("；", 0, pos), 0)
 
 
-def _section_of(text: str, pos: int) -> str:
-    """general | advice | patient | '': the kind of the nearest section heading before pos."""
-    best, kind = -1, ""
+def _cue_regex(cues: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(c) for c in sorted(cues, key=len, reverse=True)))
+
+
+_ADVICE_RX = _cue_regex(vocab.ADVICE_CUES)
+_GENERIC_RX = _cue_regex(tuple(c for c in vocab.GENERIC_CUES if c not in ("者", "时", "以上", "以下")))
+_EXCLUDING_RX = _cue_regex(vocab.EXCLUDING_VERBS)
+_SECTION_RX = re.compile("|".join(
+    f"(?P<{name}>{'|'.join(re.escape(c) for c in sorted(cues, key=len, reverse=True))})"
     for cues, name in ((vocab.GENERAL_SECTIONS, "general"), (vocab.ADVICE_SECTIONS, "advice"),
-                       (vocab.PATIENT_SECTIONS, "patient")):
-        for cue in cues:
-            at = text.rfind(cue, 0, pos)
-            if at > best:
-                best, kind = at, name
-    return kind
+                       (vocab.PATIENT_SECTIONS, "patient"))
+))
+_ACTION_RX = re.compile("(" + "|".join(re.escape(v) for v in vocab.ACTION_VERBS) + ").?$")
+
+
+def _sections(text: str) -> tuple[list[int], list[str]]:
+    """Where each section-like heading word starts, and its kind, in order."""
+    found = [(m.start(), m.lastgroup or "") for m in _SECTION_RX.finditer(text)]
+    return [p for p, _ in found], [k for _, k in found]
 
 
 def _mark_context(text: str, claims: list[Claim]) -> None:
+    positions, kinds = _sections(text)
     for c in claims:
         start = _sentence_start(text, c.start)
         before = text[start:c.start]
         sentence = text[start:textlayer.clause_end(text, c.end)]
-        if any(cue in before for cue in vocab.ADVICE_CUES):
+        if _ADVICE_RX.search(before):
             c.advice = True
-        if any(cue in sentence for cue in vocab.GENERIC_CUES if cue not in ("者", "时", "以上", "以下")) or (
-            # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
-            any(cue in text[c.end:c.end + 3] for cue in ("以上", "以下", "以内", "时", "者"))
-        ):
+        # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
+        if _GENERIC_RX.search(sentence) or any(cue in text[c.end:c.end + 3] for cue in ("以上", "以下", "以内", "时", "者")):
             c.general = True
-        if c.kind == "finding" and any(text[max(0, c.start - len(v) - 1):c.start].endswith(v) or
-                                       text[max(0, c.start - len(v) - 1):c.start - 1].endswith(v)
-                                       for v in vocab.ACTION_VERBS):
+        if c.kind == "finding" and _ACTION_RX.search(text[max(0, c.start - 6):c.start]):
             c.general = True
         cs = textlayer.clause_start(text, c.start)
-        if any(v in text[cs:c.start] for v in vocab.EXCLUDING_VERBS) or _CONDITIONAL.search(before):
+        if _EXCLUDING_RX.search(text[cs:c.start]) or _CONDITIONAL.search(before):
             c.general = True
         if c.kind == "measurement" and re.search(r"\d\s*[-～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
-        section = _section_of(text, c.start)
+        i = bisect_left(positions, c.start) - 1
+        section = kinds[i] if i >= 0 else ""
         if section == "general":
             c.general = True
         elif section == "advice":

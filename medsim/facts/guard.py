@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from medsim.facts import textlayer
 from medsim.facts.check import judge
 from medsim.facts.claims import analyte_of
-from medsim.facts.record import index_text
+from medsim.facts.record import index_record, index_text
 from medsim.scenario.schema import RECORD_FIELDS, Case
 
 GuardKind = Literal["invented_finding", "diagnosis_leak", "unrevealed_result"]
@@ -97,7 +97,7 @@ def check_patient_turn(case: Case, utterance: str, *, disclosed_fields: Iterable
 
     # the patient knows their own record, except the diagnosis: hold the utterance against the rest
     record = case.model_copy(update={"diagnosis": []}).full_record_text()
-    rec = index_text(record)
+    rec = index_record(record)
     out = index_text(utterance)
     hidden = [f for f in _RESULT_FIELDS if f not in disclosed]
     hidden_text = "\n".join(case.record_section(f) or "" for f in hidden)

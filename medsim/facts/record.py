@@ -33,9 +33,7 @@ class ClaimIndex:
         return self.original[s:e]
 
 
-@lru_cache(maxsize=256)
-def index_text(original: str) -> ClaimIndex:
-    """Normalize, extract and index. Cached: a record is checked against many outputs."""
+def _build(original: str) -> ClaimIndex:
     text, span_map = textlayer.normalize(original)
     claims = extract_claims(text)
     idx = ClaimIndex(original, text, span_map, claims)
@@ -43,3 +41,15 @@ def index_text(original: str) -> ClaimIndex:
         idx.by_kind[c.kind].append(c)
         idx.by_key[(c.kind, c.key)].append(c)
     return idx
+
+
+@lru_cache(maxsize=1024)
+def index_record(original: str) -> ClaimIndex:
+    """A record's index, cached: one record is checked against many outputs in a run."""
+    return _build(original)
+
+
+@lru_cache(maxsize=64)
+def index_text(original: str) -> ClaimIndex:
+    """An output's (or a key fact's) index; a small cache, so outputs never evict records."""
+    return _build(original)

@@ -9,6 +9,7 @@ checker working; ``text_layer_status()`` says which path is in use.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -99,16 +100,26 @@ def is_drug(term: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=256)
+def _breaks(text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends of the clause breaks in text, computed once per text (bisected per query)."""
+    found = [(m.start(), m.end()) for m in CLAUSE_BREAK.finditer(text)]
+    return [a for a, _ in found], [b for _, b in found]
+
+
 def clause_start(text: str, pos: int) -> int:
-    start = 0
-    for m in CLAUSE_BREAK.finditer(text, 0, pos):
-        start = m.end()
-    return start
+    starts, ends = _breaks(text)
+    # the last break that ends at or before pos
+    i = bisect_right(ends, pos) - 1
+    while i >= 0 and starts[i] >= pos:
+        i -= 1
+    return ends[i] if i >= 0 else 0
 
 
 def clause_end(text: str, pos: int) -> int:
-    m = CLAUSE_BREAK.search(text, pos)
-    return m.start() if m else len(text)
+    starts, _ = _breaks(text)
+    i = bisect_left(starts, pos)
+    return starts[i] if i < len(starts) else len(text)
 
 
 def strip_pseudo(prefix: str) -> str:
