@@ -6,7 +6,8 @@ Responses are 500-character texts cut from the 74 CMB-Clin records (every one di
 response is served from the cache), each with a few altered facts. The record side is indexed
 once per case and cached, as it is in a run (one record, many outputs); the cold cost of
 indexing the 74 records is printed separately. The baseline is ``jieba.lcut`` on the same
-response texts in the same run; the ratio is checker speed / jieba speed.
+response texts in the same run; the ratio is checker speed / jieba speed. The text layer's
+``analyze`` on the same responses is timed too, to show how much of the checker it is.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def main() -> None:
 
     # Alternate the two measurements and keep each side's best round: the machine is shared, and
     # a burst of load during one side's turn would otherwise decide the ratio.
-    t_check, t_jieba = float("inf"), float("inf")
+    from medsim.text import analyze
+
+    t_check, t_jieba, t_text = float("inf"), float("inf"), float("inf")
     for _ in range(args.rounds):
         from medsim.facts.record import index_text
 
@@ -79,11 +82,17 @@ def main() -> None:
         for _, text in pairs:
             jieba.lcut(text)
         t_jieba = min(t_jieba, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for _, text in pairs:
+            analyze(text)
+        t_text = min(t_text, time.perf_counter() - t0)
 
     print(f"{len(pairs)} record–response pairs, {chars / len(pairs):.0f} chars per response, {len(cases)} records")
     print(f"record indexing (cold, once per record): {cold / len(cases) * 1000:.1f} ms per record")
     print(f"fact check : {len(pairs) / t_check:8.1f} pairs/s  {chars / t_check / 1000:8.1f} k chars/s")
     print(f"bare jieba : {len(pairs) / t_jieba:8.1f} texts/s  {chars / t_jieba / 1000:8.1f} k chars/s")
+    print(f"text layer analyze() alone on the responses: {len(pairs) / t_text:8.1f} texts/s "
+          f"({t_text / t_check:.0%} of the checker's time)")
     print(f"ratio (checker / jieba): {t_jieba / t_check:.3f}x")
 
 
