@@ -60,6 +60,7 @@ def cache_key(
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
+BATCH_DELAY_S = 0.05
 Row = tuple[str, str, float, str]  # key, model, created_at, result JSON
 
 
@@ -114,7 +115,11 @@ class _Writer:
             first = self.queue.get()
             stop = first is None
             rows = [] if first is None else [first]
-            while len(rows) < 500:  # batch what has piled up: one commit for many rows
+            if not stop:
+                # Let rows pile up: one wake-up and one commit per batch, not per row, so
+                # this thread seldom takes the GIL from the event loop.
+                time.sleep(BATCH_DELAY_S)
+            while len(rows) < 2000:
                 try:
                     nxt = self.queue.get_nowait()
                 except queue.Empty:
