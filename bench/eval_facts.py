@@ -7,6 +7,8 @@ status; a faithful statement (expected ``supported``) is a false alarm when any 
 supported. Omission items run ``omissions()`` with their key fact. Per error type (label):
 recall = share of its items flagged with the expected status; precision = TP / (TP + FP) where
 FP counts the supported-expected items (faithful, unit_equal) flagged with that same status.
+Also printed: the claim-level false-alarm rate (flagged claims / all claims in faithful statements),
+which matters for long summaries where one flagged claim flags the whole statement.
 """
 
 from __future__ import annotations
@@ -33,14 +35,18 @@ def load_items(path: Path) -> list[dict]:
     return [r for r in rows if "_header" not in r]
 
 
+CLAIMS: dict[int, tuple[int, int]] = {}  # id(item) -> (claims checked, claims not supported)
+
+
 def predict(case, item: dict) -> set[str]:
     """The statuses the checker flags on one item."""
+    report = check(case, item["statement"], key_facts=[])
+    CLAIMS[id(item)] = (len(report.findings), len(report.problems()))
+    got = {f.status for f in report.findings}
     if item.get("key_fact"):
         flagged = {"omission"} if omissions(case, item["statement"], [item["key_fact"]]) else set()
-        if item["expected"] == "omission":
-            return flagged
-        return flagged | {f.status for f in check(case, item["statement"], key_facts=[]).findings}
-    return {f.status for f in check(case, item["statement"], key_facts=[]).findings}
+        return flagged if item["expected"] == "omission" else flagged | got
+    return got
 
 
 def evaluate(items: list[dict], cases: dict) -> dict:
@@ -74,9 +80,14 @@ def evaluate(items: list[dict], cases: dict) -> dict:
     detected = sum(1 for i, g, _ in errors if g - {"supported"})
     p = detected / (detected + flagged_faithful) if detected + flagged_faithful else 0.0
     r = tp / len(errors) if errors else 0.0
+    claims = [CLAIMS.get(id(i), (0, 0)) for i, _ in supported_items]
+    n_claims = sum(c for c, _ in claims)
     overall = {"n": len(results), "errors": len(errors), "precision": p, "recall": r,
                "f1": 2 * p * r / (p + r) if p + r else 0.0,
-               "false_alarm_rate": flagged_faithful / len(supported_items) if supported_items else 0.0}
+               "false_alarm_rate": flagged_faithful / len(supported_items) if supported_items else 0.0,
+               # per claim: of the claims in faithful statements, the share flagged
+               "claim_false_alarm_rate": sum(b for _, b in claims) / n_claims if n_claims else 0.0,
+               "claims_in_supported_items": n_claims}
     misses = [{"case_id": i["case_id"], "label": i["label"], "statement": i["statement"], "expected": i["expected"],
                "got": sorted(g), **({"key_fact": i["key_fact"]} if i.get("key_fact") else {})}
               for i, g, ok in results if not ok]
@@ -109,6 +120,8 @@ def main() -> None:
     o = res["overall"]
     print(f"{'overall':<16}{o['n']:>5}{o['precision']:>8.3f}{o['recall']:>8.3f}{o['f1']:>8.3f}"
           f"   false alarms on supported items {o['false_alarm_rate']:.3f}  ({res['seconds']} s)")
+    print(f"claim-level false alarms: {o['claim_false_alarm_rate']:.3f} of {o['claims_in_supported_items']} claims "
+          "in supported statements")
     by = defaultdict(int)
     for m in res["misses"]:
         by[m["label"]] += 1

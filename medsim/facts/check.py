@@ -199,6 +199,9 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             span = _locate(term, rec.text)
             if span:
                 polarity, owner = textlayer.polarity_at(rec.text, *span)
+                inside = textlayer.strip_pseudo(rec.text[span[0]:span[1]])
+                if any(cue in inside and cue not in term for cue in ("无", "未", "不", "没有", "否认")):
+                    polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break
     label = c.text
