@@ -51,7 +51,9 @@ class EndpointConfig(BaseModel):
     base_url: str | None = None  # None: OpenAI's own API
     model: str | None = None  # served model name; default: the entry's name
     key_env: str | None = None  # default: MEDSIM_API_KEY, then OPENAI_API_KEY, then none
-    concurrency: int = Field(8, ge=1)
+    # Requests in flight to this endpoint, across every model object and role using it.
+    # None: no limit of its own — the run's --concurrency bounds it.
+    concurrency: int | None = Field(None, ge=1)
     rpm: float | None = Field(None, gt=0)
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int | None = Field(None, ge=1)

@@ -58,7 +58,7 @@ class OpenAIEmbedder:
         model: str | None = None,
         api_key: str | None = None,
         key_env: str | None = None,
-        concurrency: int | None = 8,
+        concurrency: int | None = None,
         rpm: float | None = None,
         timeout_s: float | None = 60.0,
         max_attempts: int = 4,

@@ -134,7 +134,7 @@ class OpenAICompatModel:
         model: str | None = None,
         api_key: str | None = None,
         key_env: str | None = None,
-        concurrency: int | None = 8,
+        concurrency: int | None = None,  # None: no endpoint limit (the caller's concurrency bounds it)
         rpm: float | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,

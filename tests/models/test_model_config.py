@@ -183,3 +183,9 @@ def test_scripted_spec(tmp_path):
 def test_model_name_with_colon_is_not_a_builtin(server):
     m = resolve_model("qwen2.5:7b", base_url=server.base_url)
     assert m.describe()["model"] == "qwen2.5:7b"
+
+
+def test_ad_hoc_endpoint_has_no_limit_of_its_own(server):
+    # --model X --base-url URL: the run's --concurrency bounds the calls, not a hidden default
+    assert resolve_model("m", base_url=server.base_url).describe()["concurrency"] is None
+    assert resolve_model("m", base_url=server.base_url, concurrency=5).describe()["concurrency"] == 5
