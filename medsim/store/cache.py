@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
+import logging
 import queue
 import sqlite3
 import threading
@@ -60,6 +61,7 @@ def cache_key(
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
+log = logging.getLogger("medsim.cache")
 BATCH_DELAY_S = 0.05
 Row = tuple[str, str, float, str]  # key, model, created_at, result JSON
 
@@ -85,7 +87,8 @@ class _Writer:
         self.queue: queue.SimpleQueue[Row | None] = queue.SimpleQueue()
         self.idle = threading.Condition()
         self.thread: threading.Thread | None = None
-        self.error: BaseException | None = None
+        self.error: BaseException | None = None  # the last write error, if any
+        self.dropped = 0  # rows given up on
         self.users = 0
 
     def write(self, rows: list[Row]) -> None:
@@ -101,8 +104,6 @@ class _Writer:
             self.conn.execute("COMMIT")
 
     def enqueue(self, row: Row) -> None:
-        if self.error is not None:
-            raise RuntimeError(f"response cache {self.path}: writing failed") from self.error
         with self.idle:
             self.pending[row[0]] = row
             if self.thread is None:
@@ -129,10 +130,7 @@ class _Writer:
                     break
                 rows.append(nxt)
             if rows:
-                try:
-                    self.write(rows)
-                except BaseException as exc:  # kept, and raised to the next caller
-                    self.error = exc
+                self._write_or_drop(rows)
             with self.idle:
                 for row in rows:
                     if self.pending.get(row[0]) is row:
@@ -141,11 +139,24 @@ class _Writer:
             if stop:
                 return
 
+    def _write_or_drop(self, rows: list[Row]) -> None:
+        """A cache is an optimisation: a batch that cannot be written (the file locked past
+        busy_timeout three times, a full disk) is dropped with a warning, never turned into
+        a failed model call."""
+        for attempt in range(3):
+            try:
+                self.write(rows)
+                return
+            except sqlite3.Error as exc:
+                self.error = exc
+                if attempt < 2:
+                    time.sleep(0.5 * (attempt + 1))
+        self.dropped += len(rows)
+        log.warning("response cache %s: %d replies not cached: %s", self.path, len(rows), self.error)
+
     def flush(self, timeout: float | None = None) -> None:
         with self.idle:
             self.idle.wait_for(lambda: not self.pending, timeout)
-        if self.error is not None:
-            raise RuntimeError(f"response cache {self.path}: writing failed") from self.error
 
     def stop(self) -> None:
         if self.thread is not None:
@@ -234,8 +245,13 @@ class ResponseCache:
         self._writer.enqueue(self._row(key, result))
 
     def flush(self, timeout: float | None = None) -> None:
-        """Block until every queued row is written."""
+        """Block until every queued row is written (or dropped, see ``dropped``)."""
         self._writer.flush(timeout)
+
+    @property
+    def dropped(self) -> int:
+        """Replies that could not be written (logged as warnings); they were still returned."""
+        return self._writer.dropped
 
     def __len__(self) -> int:
         with self._rlock:

@@ -109,3 +109,19 @@ def test_two_caches_on_one_file_see_each_others_queued_rows(tmp_path):
     first.close()
     assert second.get("k").content == "x"
     second.close()
+
+
+def test_a_write_that_keeps_failing_is_dropped_not_raised(tmp_path, caplog):
+    db = tmp_path / "run.db"
+    cache = ResponseCache(db, busy_timeout_ms=20)
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # never released during the test
+    other.execute("CREATE TABLE IF NOT EXISTS runs (id TEXT)")
+    asyncio.run(cache.aput("k", ChatResult("x")))  # does not raise
+    cache.flush(timeout=10)
+    assert cache.dropped == 1
+    assert "not cached" in caplog.text
+    other.execute("ROLLBACK")
+    asyncio.run(cache.aput("k2", ChatResult("y")))  # the cache goes on working
+    cache.close()
+    assert ResponseCache(db).get("k2").content == "y"
