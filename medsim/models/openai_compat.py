@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from medsim.models.base import ChatContext, ChatResult, Message, Usage
+from medsim.models.base import ChatContext, ChatResult, Message, ModelCallError, Usage
 from medsim.models.limits import get_limiter
 from medsim.models.retry import AttemptFailed, Failure, RetryPolicy, call_with_retries
 from medsim.models.tokens import estimate_messages_tokens, estimate_tokens
@@ -196,6 +196,12 @@ class OpenAICompatModel:
             info = {k: (v.replace(key, "***") if isinstance(v, str) else v) for k, v in info.items()}
         return info
 
+    def _scrub(self, text: str) -> str:
+        key = self._api_key
+        if key and key != PLACEHOLDER_KEY and len(key) >= 6 and key in text:
+            return text.replace(key, "***")
+        return text
+
     def _client(self) -> Any:
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
@@ -280,9 +286,15 @@ class OpenAICompatModel:
                         out = await self._once(params, on_token)
                 return (*out, time.perf_counter() - t0)
 
-        (content, reported, meta, latency), attempts = await call_with_retries(
-            attempt, self.retry, classify_openai_error, sleep=self._sleep, log=log
-        )
+        try:
+            (content, reported, meta, latency), attempts = await call_with_retries(
+                attempt, self.retry, classify_openai_error, sleep=self._sleep, log=log
+            )
+        except ModelCallError as exc:
+            # an endpoint may echo the key in an error body; reasons are stored with the run
+            raise ModelCallError(self._scrub(exc.reason), attempts=exc.attempts) from exc.__cause__
+        for entry in log:
+            entry["error"] = self._scrub(entry["error"])
         if reported is not None:
             usage = Usage(int(reported.get("prompt_tokens") or 0), int(reported.get("completion_tokens") or 0), False)
         else:

@@ -281,3 +281,16 @@ def test_one_model_object_across_event_loops(server, make_model):
     model = make_model(concurrency=2)
     assert run(model.chat(user("a"))).content == "收到：a"
     assert run(model.chat(user("b"))).content == "收到：b"  # a fresh asyncio.run, a fresh client
+
+
+def test_key_echoed_by_an_endpoint_is_scrubbed_from_reasons(server, make_model):
+    secret = "sk-echoed-1234567890"
+
+    def reply(req):
+        raise RuntimeError(f"bad key {secret}")  # the server answers 500 with this text
+
+    server.reply = reply
+    model = make_model(api_key=secret, max_attempts=2)
+    with pytest.raises(ModelCallError) as info:
+        run(model.chat(user("x")))
+    assert "HTTP 500" in info.value.reason and secret not in info.value.reason and "***" in info.value.reason
