@@ -23,7 +23,8 @@ from medsim.models.retry import AttemptFailed, Failure, RetryPolicy, call_with_r
 from medsim.models.tokens import estimate_messages_tokens, estimate_tokens
 
 KEY_VARIABLES = ("MEDSIM_API_KEY", "OPENAI_API_KEY")
-PLACEHOLDER_KEY = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
+PLACEHOLDER_KEY = "EMPTY"
+RESTREAM_NOTICE = "\n（连接中断，重新生成）\n"  # shown between a broken stream and its retry  # local servers (vLLM, llama.cpp) accept any key
 
 
 def key_from_env(key_env: str | None = None) -> str:
@@ -276,14 +277,27 @@ class OpenAICompatModel:
         timeout_s = self.retry.timeout_s
         log: list[dict[str, Any]] = []
 
+        shown = [0]  # chars streamed to on_token by the current attempt
+        show = on_token
+        if on_token is not None:
+
+            def show(text: str) -> None:
+                shown[0] += len(text)
+                on_token(text)
+
         async def attempt(_n: int) -> tuple[str, Any, dict[str, Any], float]:
+            if shown[0] and on_token is not None:
+                # A stream broke after some text was shown; the retry streams the reply
+                # again from the start. Say so on screen (result.content is the retry's only).
+                on_token(RESTREAM_NOTICE)
+                shown[0] = 0
             async with limiter:
                 t0 = time.perf_counter()
                 async with asyncio.timeout(timeout_s):
                     if stream:
-                        out = await self._stream_once(params, on_token)
+                        out = await self._stream_once(params, show)
                     else:
-                        out = await self._once(params, on_token)
+                        out = await self._once(params, show)
                 return (*out, time.perf_counter() - t0)
 
         try:

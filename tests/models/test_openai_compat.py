@@ -294,3 +294,15 @@ def test_key_echoed_by_an_endpoint_is_scrubbed_from_reasons(server, make_model):
     with pytest.raises(ModelCallError) as info:
         run(model.chat(user("x")))
     assert "HTTP 500" in info.value.reason and secret not in info.value.reason and "***" in info.value.reason
+
+
+def test_broken_stream_retry_is_marked_on_screen(server, make_model):
+    from medsim.models.openai_compat import RESTREAM_NOTICE
+
+    server.set_faults(Fault("cut", times=1))
+    tokens: list[str] = []
+    result = run(make_model().chat(user("胸闷气短"), on_token=tokens.append))
+    shown = "".join(tokens)
+    assert result.content == "收到：胸闷气短" and result.attempts == 2
+    assert RESTREAM_NOTICE in shown
+    assert shown.endswith(RESTREAM_NOTICE + result.content)
