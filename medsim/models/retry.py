@@ -99,7 +99,7 @@ async def call_with_retries(
         last = attempt >= policy.max_attempts
         if not failure.retryable or last:
             if failure.retryable:
-                reason = f"{failure.label} after {attempt} attempts"
+                reason = f"{failure.label} after {attempt} attempt{'s' if attempt > 1 else ''}"
             else:
                 reason = f"{failure.label} (not retryable)"
             if failure.detail:
