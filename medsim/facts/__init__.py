@@ -1,9 +1,18 @@
 """Factual consistency: claims in model output held against a case record.
 
-``check(case_or_record, text)`` → FactReport (supported / contradicted / value_mismatch /
-unsupported findings with spans and bilingual reasons, a score in [0, 1], omissions);
-``omissions(case, text, key_facts)``; ``check_patient_turn`` guards a simulated patient;
-``parse_record`` structures a plain-text 病历 into a Case.
+- ``check(case_or_record, text)`` → ``FactReport``: each claim the text makes about the patient
+  is supported / contradicted / value_mismatch / unsupported, with its span in the text, the
+  evidence span in the record (``case.full_record_text()``) and a reason in Chinese and English;
+  ``score = supported / (supported + contradicted + value_mismatch + unsupported)`` (1.0 with no
+  checkable claim); omissions of key facts are reported beside the score, not in it.
+- ``omissions(case, text, key_facts=None)``: key facts the text leaves out.
+- ``check_patient_turn(case, utterance, disclosed_fields=...)``: the LLM-patient guard.
+- ``parse_record(text)``: a plain-text 病历 structured into a Case.
+
+Modules, one job each: ``textlayer`` (the only door to ``medsim.text``, with fallbacks), ``vocab``
+(closed word sets the patterns hang on), ``units`` (value comparison across units), ``claims``
+(what a text asserts, and which assertions are advice, hypotheses or opinions), ``record``
+(indexes, cached per record), ``check`` (verdicts, report, omissions), ``guard``, ``record_parse``.
 """
 
 from medsim.facts.check import FactFinding, FactReport, Omission, check, omissions
