@@ -11,12 +11,36 @@ from medsim.scoring.matching import alternatives, canonical_forms, lexicon_sourc
 NAME = "department"
 
 
+# Centres the emergency triage consensus names as destinations, and the department behind each.
+CENTRES = {"胸痛中心": "心血管内科", "卒中中心": "神经内科", "脑卒中中心": "神经内科"}
+EMERGENCY = "急诊科"
+_HEDGE = re.compile(r"或|和|及|/|、|,|，|;|；")
+_NOT_A_SPECIALTY = ("医学", "抢救", "留观", "观察", "中心")  # 急诊医学科, 急诊抢救室 are the emergency department
+
+
+def _base_keys(key: str) -> set[str]:
+    # 心内 and 心内科: the lexicon (or fallback) decides; a trailing 科 never matters
+    return {k.removesuffix("科") for k in canonical_forms(key) | canonical_forms(key + "科")} - {""}
+
+
 def _keys(term: str) -> set[str]:
-    # 心内 and 心内科: the lexicon (or fallback) decides; a trailing 科/门诊 never matters
+    """Every name the department goes by. An emergency unit of a specialty (儿科急诊, 急诊儿科,
+    急诊外科) is both that specialty and the emergency department; a centre is its department."""
     key = normalize(term)
     for suffix in ("门诊", "病房", "病区"):
         key = key.removesuffix(suffix)
-    return {k.removesuffix("科") for k in canonical_forms(key) | canonical_forms(key + "科")} - {""}
+    keys = _base_keys(key)
+    if key in CENTRES:
+        keys |= _base_keys(normalize(CENTRES[key]))
+    for part in ("急诊科", "急诊"):
+        rest = key.removeprefix(part) if key.startswith(part) else key.removesuffix(part)
+        if rest != key:
+            if rest and not _HEDGE.search(rest):  # 心内科或急诊科 is two answers, judged by the first
+                keys |= _base_keys(EMERGENCY)
+                if rest != "科" and not rest.startswith(_NOT_A_SPECIALTY):
+                    keys |= _base_keys(rest)
+            break
+    return keys
 
 
 def same_department(pred: str, gold: str) -> str | None:

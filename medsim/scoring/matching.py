@@ -301,10 +301,34 @@ def normalize_units(norm_text: str) -> str:
 # ---------------------------------------------------- negation-aware point matching
 
 _CLAUSE_END = re.compile(r"[。；;，,！!？?\n]")
+# A verdict followed by a colon judges what came before it; what follows is the correction, a
+# clause of its own: 不对：应该头稍前倾 states 头稍前倾.
+_VERDICT_COLON = re.compile(r"(不对|不正确|不准确|错误|错了|不是这样的?|不是的|误区|误解|不可取|不科学)\s*(?:[:：]|——)")
 # Single characters are kept few: 别 (特别) and 非 (非布司他) would negate too much.
 _NEG_CUES = ("不要", "不宜", "不应", "不可", "不能", "不用", "不必", "无需", "无须", "勿", "禁止", "禁用",
-             "避免", "切忌", "别吃", "别用", "千万别", "未", "没有", "不", "无", "否认", "停止", "停用")
-_PSEUDO = ("无论", "不论", "不管", "无明显", "不适", "不舒服", "不良反应", "并不", "不仅", "不但", "不只")
+             "避免", "切忌", "别吃", "别用", "千万别", "未", "没有", "不", "无", "否认", "停止", "停用",
+             "没必要", "用不着", "并非", "错误的做法", "错误做法", "错误的方法")
+# Phrases that hold a cue character but do not negate what follows: concessives (无论), questions
+# (有没有腹泻 asks about it), and findings named with a negative predicate (不明原因的, 出血不止,
+# 高热不退, 肾功能不全, 意识不清): those name the finding, and do not carry over a 、-list.
+_QUESTIONS = ("有没有", "有无", "有否", "是否", "是不是", "会不会", "能不能", "要不要", "可不可以", "用不用",
+              "需不需要", "需要不需要")
+_NAMED_FINDINGS = ("不明", "不止", "不退", "不缓解", "不能缓解", "不消退", "不好转", "不见好转", "不减轻", "不愈",
+                   "不全", "不齐", "不稳", "不清", "不畅", "不佳", "不足", "不振", "不良", "不洁", "不规律", "不均")
+_PSEUDO = tuple(sorted(("无论", "不论", "不管", "无明显", "不适", "不舒服", "不良反应", "不仅", "不但", "不只",
+                        *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
+# These mark the mention as asked about or present whatever the text layer's negation says
+# (it reads 有没有腹泻 and 高热不退、抽搐 as absent findings).
+_AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
+# A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
+_SCOPE_STOP = ("用于",)
+# A verdict right after a mention, in its clause, negates it: 仰头是不对的, 多喝骨头汤补钙的说法是错误的.
+_VERDICT_AFTER = re.compile(
+    r"^[的之这种样个些说做方想看法观点是都也其实属于一种常见完全绝对并]{0,8}?"
+    r"(?:不对(?![症称劲])|错误|错的|不正确|不准确|不可取|不科学|误区|误解|谣言|不恰当|不妥|没有(?:科学)?依据"
+    r"|缺乏(?:科学)?依据)")
+# Characters a gap may never skip: 您不需要和他隔离 does not say 您需要和他隔离.
+_GAP_BLOCKERS = set("不没无未非别勿莫否禁忌免停")
 
 
 # A cue negates a mention at most this many characters later in its own list item: enough
@@ -317,13 +341,37 @@ _FRESH_ITEM = ("保持", "规律", "坚持", "按时", "定期", "注意", "多"
 
 
 def _negated_fallback(prefix: str) -> bool:
+    """Does a cue in ``prefix`` reach its end? Pseudo-negations are blanked first; a cue
+    followed by 用于 governs the act, not the population named after it."""
     for p in _PSEUDO:
-        prefix = prefix.replace(p, "  ")
-    return any(cue in prefix for cue in _NEG_CUES)
+        prefix = prefix.replace(p, " " * len(p))
+    for cue in _NEG_CUES:
+        at = prefix.find(cue)
+        while at >= 0:
+            if not any(stop in prefix[at + len(cue):] for stop in _SCOPE_STOP):
+                return True
+            at = prefix.find(cue, at + 1)
+    return False
 
 
-def _mention_negated(items: list[str], k: int, offset: int) -> bool:
-    """Is the mention at ``offset`` in list item ``k`` of a clause negated?"""
+def _affirmed(items: list[str], k: int, offset: int) -> bool:
+    """The mention is asked about (有没有腹泻、皮疹) or named as unexplained (不明原因的…): in its
+    own item or, across a 、-list, in the items a cue would carry over from."""
+    if any(a in items[k][max(0, offset - NEG_WINDOW) : offset] for a in _AFFIRMING):
+        return True
+    j = k
+    while j > 0 and k - j < 3 and not items[j].startswith(_FRESH_ITEM):
+        j -= 1
+        if any(a in items[j] for a in _AFFIRMING):
+            return True
+    return False
+
+
+def _mention_negated(items: list[str], k: int, offset: int, after: str = "") -> bool:
+    """Is the mention at ``offset`` in list item ``k`` of a clause negated? ``after`` is the
+    rest of the clause after the mention (a verdict there negates it)."""
+    if _VERDICT_AFTER.match(after):
+        return True
     if _negated_fallback(items[k][max(0, offset - NEG_WINDOW) : offset]):
         return True
     j = k
@@ -343,7 +391,7 @@ class PointHit:
 
 def _clauses(text: str) -> list[list[str]]:
     """Clauses, each a list of normalized 、-items (quantities in base units)."""
-    raw = unicodedata.normalize("NFKC", text or "").lower()
+    raw = _VERDICT_COLON.sub(r"\1。", unicodedata.normalize("NFKC", text or "").lower())
     return [[normalize_units(normalize(it)) for it in c.split("、")] for c in _CLAUSE_END.split(raw)]
 
 
@@ -380,9 +428,13 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """Is ``point`` (alternatives ``a|b``) stated in ``text`` and not negated?
 
     Both sides are normalized and their quantities put in base units, so 4g matches 4000mg;
-    a long point may have up to GAP extra characters inside it (see _gappy). A cue (不要, 避免, 勿 …) shortly before the mention in its clause negates it, and carries
-    over a 、-list unless an item starts new advice; pseudo-negations (无论, 无明显, 不适) do
-    not negate. A cue inside the point itself (避免饮酒) is part of the point.
+    a long point may have up to GAP extra characters inside it (see _gappy), never a negation.
+    A cue (不要, 避免, 没必要, 勿 …) shortly before the mention in its clause negates it, and
+    carries over a 、-list unless an item starts new advice; a verdict right after it
+    (是不对的, 的说法是错误的) negates it too. Pseudo-negations (无论, 无明显, 不适, 有没有,
+    不明原因, 出血不止) do not negate; a prohibition does not reach the population after 用于;
+    a verdict before a colon (不对：…) does not reach past it. A cue inside the point itself
+    (避免饮酒) is part of the point.
     """
     clauses = _clauses(text)
     negated: list[str] = []
@@ -400,9 +452,10 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
                     pos = joined.find(g, pos + 1)  # 4000mg is not inside 14000mg
                     continue
                 k = max(i for i, s in enumerate(starts) if s <= pos and items[i])
-                if not negation or not _mention_negated(items, k, pos - starts[k]):
-                    if negation and _text_layer_negates(text, alt):  # e.g. 否认…、…史 lists
-                        seen_negated = True
+                offset = pos - starts[k]
+                if not negation or not _mention_negated(items, k, offset, joined[pos + len(g):]):
+                    if negation and not _affirmed(items, k, offset) and _text_layer_negates(text, alt):
+                        seen_negated = True  # e.g. 否认…、…史 lists
                         break
                     return PointHit(True, alt)
                 seen_negated = True
@@ -422,21 +475,30 @@ GAP = 2  # extra characters a long point may have inside it: 保持切口干燥 
 
 def _gappy(clauses: list[list[str]], g: str, negation: bool) -> bool:
     """The point's characters in order within one list item, at most GAP extra characters in
-    between. Only for points of 4+ characters without digits (饭后 must not match 饭前后)."""
+    between, none of them a negation (A不B is not AB). Only for points of 4+ characters
+    without digits (饭后 must not match 饭前后)."""
     if len(g) < 4 or any(ch.isdigit() for ch in g):
         return False
     for items in clauses:
+        joined = "".join(items)
+        base = 0
         for k, item in enumerate(items):
             for start, ch in enumerate(item):
                 if ch != g[0]:
                     continue
-                j, pos = 1, start + 1
+                j, pos, blocked = 1, start + 1, False
                 while j < len(g) and pos < len(item) and pos - start < len(g) + GAP:
                     if item[pos] == g[j]:
                         j += 1
+                    elif item[pos] in _GAP_BLOCKERS:
+                        blocked = True
+                        break
                     pos += 1
-                if j == len(g) and (not negation or not _mention_negated(items, k, start)):
+                if blocked or j < len(g):
+                    continue
+                if not negation or not _mention_negated(items, k, start, joined[base + pos:]):
                     return True
+            base += len(item)
     return False
 
 
