@@ -55,12 +55,16 @@ def backoff_delay(attempt: int, policy: RetryPolicy, rng: random.Random, retry_a
     failed together; a server's Retry-After wins but is capped so a bad header cannot
     stall a run."""
     if retry_after is not None:
-        return min(max(retry_after, 0.0), policy.max_retry_after_s)
+        # At least what the server asked (capped), plus up to 10% so the many calls that
+        # met the same 429 do not all come back in the same instant.
+        wait = min(max(retry_after, 0.0), policy.max_retry_after_s)
+        return wait * (1.0 + rng.uniform(0.0, RETRY_AFTER_SPREAD))
     window = min(policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
     return rng.uniform(0.0, window)
 
 
 _rng = random.Random()
+RETRY_AFTER_SPREAD = 0.1
 
 
 async def call_with_retries(

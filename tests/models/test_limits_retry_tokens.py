@@ -31,8 +31,9 @@ def test_backoff_full_jitter_and_cap():
         delays = [backoff_delay(attempt, policy, rng) for _ in range(200)]
         assert all(0 <= d <= window for d in delays)
         assert max(delays) > window * 0.8  # the whole window is used, not a fixed value
-    assert backoff_delay(1, policy, rng, retry_after=3.0) == 3.0
-    assert backoff_delay(1, policy, rng, retry_after=99.0) == 10.0
+    honoured = [backoff_delay(1, policy, rng, retry_after=3.0) for _ in range(200)]
+    assert all(3.0 <= d <= 3.3 for d in honoured) and len(set(honoured)) > 100  # at least 3 s, spread
+    assert all(10.0 <= backoff_delay(1, policy, rng, retry_after=99.0) <= 11.0 for _ in range(50))  # capped
     assert backoff_delay(1, policy, rng, retry_after=-1.0) == 0.0
 
 
@@ -51,7 +52,7 @@ def test_retry_loop_counts_and_reasons():
 
     log = []
     assert run(call_with_retries(flaky, RetryPolicy(max_attempts=4), lambda e: Failure("x"), sleep=sleep, log=log)) == ("ok", 3)
-    assert calls == [1, 2, 3] and slept == [2.0, 2.0]
+    assert calls == [1, 2, 3] and len(slept) == 2 and all(2.0 <= d <= 2.2 for d in slept)
     assert [e["attempt"] for e in log] == [1, 2]
 
     async def always(n):

@@ -165,13 +165,13 @@ def test_retry_after_is_honoured_and_capped(server, make_model, sleeps):
 
     server.set_faults(Fault("429", first=1, retry_after=7))
     run(make_model().chat(user("x")))
-    assert sleeps.delays == [7.0]
+    assert len(sleeps.delays) == 1 and 7.0 <= sleeps.delays[0] <= 7.7  # as asked, plus a little spread
 
     server.reset_counts()
     server.set_faults(Fault("429", first=1, retry_after=3600))
     model = make_model(retry=RetryPolicy(max_attempts=3, max_retry_after_s=30, timeout_s=5))
     run(model.chat(user("y")))
-    assert sleeps.delays[-1] == 30.0
+    assert 30.0 <= sleeps.delays[-1] <= 33.0  # capped
 
 
 def test_backoff_without_retry_after_is_jittered_and_growing(server, make_model, sleeps):
