@@ -2,7 +2,8 @@
 
 Every file is plain text with a ``# source:`` / ``# licence:`` header. Typed lists are
 ``canonical|alias|alias``; lay synonyms are ``lay<TAB>standard``; cue lists are one cue a
-line (with ``<TAB>pre|post`` where the position matters).
+line (with ``<TAB>pre|post|prefix`` where the position matters); ``broader_terms.txt`` links a
+subtype to its parent (``narrower<TAB>broader``).
 """
 
 from __future__ import annotations
@@ -64,11 +65,14 @@ class Lexicon:
     standard_to_lay: dict[str, list[str]] = field(default_factory=dict)
     negation_pre: list[str] = field(default_factory=list)
     negation_post: list[str] = field(default_factory=list)
+    negation_prefix: list[str] = field(default_factory=list)  # 非: only the term written onto it
     uncertainty_pre: list[str] = field(default_factory=list)
     uncertainty_post: list[str] = field(default_factory=list)
     pseudo_negations: list[str] = field(default_factory=list)
     family_markers: list[str] = field(default_factory=list)
     historical_markers: list[str] = field(default_factory=list)
+    narrator_markers: list[str] = field(default_factory=list)
+    broader: dict[str, set[str]] = field(default_factory=dict)  # canonical -> its direct parents
     max_term_len: int = 1
     # first two characters of every key (lay phrases too): a cheap filter before lookups
     heads: set[str] = field(default_factory=set)
@@ -121,6 +125,25 @@ class Lexicon:
         canon = self.canonical(standard) or standard
         return list(self.standard_to_lay.get(canon, []))
 
+    def is_a(self, narrower: str, broader: str) -> bool:
+        """``narrower`` is a kind of ``broader`` (transitively): 腹股沟斜疝 is a 腹股沟疝 and a 腹外疝."""
+        target = self.canonical(broader) or broader
+        seen: set[str] = set()
+        todo = [self.canonical(narrower) or narrower]
+        while todo:
+            for parent in self.broader.get(todo.pop(), ()):
+                if parent == target:
+                    return True
+                if parent not in seen:
+                    seen.add(parent)
+                    todo.append(parent)
+        return False
+
+    def related(self, a: str, b: str) -> bool:
+        """Same term, or one a kind of the other (疝气 → 腹股沟疝 relates to 嵌顿性腹股沟斜疝)."""
+        ca, cb = self.canonical(a) or a, self.canonical(b) or b
+        return ca == cb or self.is_a(ca, cb) or self.is_a(cb, ca)
+
     _surface_text: dict[str, str] = field(default_factory=dict, repr=False)
 
 
@@ -160,23 +183,31 @@ def _load(folder: Path) -> Lexicon:
             lex.max_term_len = max(lex.max_term_len, len(lay_term))
             canon = lex.canonical(std) or std
             lex.standard_to_lay.setdefault(canon, []).append(lay_term)
-    for stem, pre_attr, post_attr in (
-        ("negation_cues", "negation_pre", "negation_post"),
-        ("uncertainty_cues", "uncertainty_pre", "uncertainty_post"),
-    ):
+    for stem, kind in (("negation_cues", "negation"), ("uncertainty_cues", "uncertainty")):
         path = folder / f"{stem}.txt"
         if path.exists():
             for line in _data_lines(path):
                 cue, _, pos = line.partition("\t")
-                getattr(lex, post_attr if pos.strip() == "post" else pre_attr).append(cue.strip())
+                pos = pos.strip()
+                if pos not in ("post", "prefix") or (pos == "prefix" and kind != "negation"):
+                    pos = "pre"
+                getattr(lex, f"{kind}_{pos}").append(cue.strip())
     for stem, attr in (
         ("pseudo_negations", "pseudo_negations"),
         ("family_markers", "family_markers"),
         ("historical_markers", "historical_markers"),
+        ("narrator_markers", "narrator_markers"),
     ):
         path = folder / f"{stem}.txt"
         if path.exists():
             setattr(lex, attr, _data_lines(path))
+    path = folder / "broader_terms.txt"
+    if path.exists():
+        for line in _data_lines(path):
+            narrow, _, broad = line.partition("\t")
+            if broad.strip():
+                key = lex.canonical(narrow.strip()) or narrow.strip()
+                lex.broader.setdefault(key, set()).add(lex.canonical(broad.strip()) or broad.strip())
     return lex
 
 

@@ -6,9 +6,14 @@ Rules, as a physician writes records:
   so 否认高血压、糖尿病史 negates both;
 - a *post* cue (阴性, (-), 未见异常, 待排, 可能, ？) applies to the findings right before it,
   joined by 、 和 及;
-- pseudo-negations (无明显诱因, 不明原因, 无痛性…) are not cues: 无明显诱因出现胸痛 is chest pain;
+- a *prefix* cue (非) negates only the term written right onto it: 非妊娠 is not pregnant, but
+  非感染性腹泻 is diarrhoea; names that start with 非 (非甾体抗炎药, 非霍奇金淋巴瘤) are lexicon terms;
+- a question (有无, 有没有, 是否) asks: what it covers is uncertain, never absent;
+- pseudo-negations (无明显诱因, 不明原因, 无痛性, 不退…) are not cues: 无明显诱因出现胸痛 is chest
+  pain, 高热不退、抽搐 is fever and a seizure;
 - a family marker (父亲, 家族中…) earlier in the clause, or a 家族史 section, makes the
-  owner "family"; a history marker (既往, 曾…), a trailing 史/病史, or a 既往史 section
+  owner "family" — unless a narrator word follows it (母亲代述, 其父陪同: who tells the history);
+  a history marker (既往, 曾…), a trailing 史/病史, or a 既往史 section
   makes the finding historical.
 """
 
@@ -71,36 +76,37 @@ class _Cue:
     start: int
     end: int
     text: str
-    kind: str  # neg_pre | neg_post | unc_pre | unc_post | family | hist
+    kind: str  # neg_pre | neg_post | neg_prefix | unc_pre | unc_post | family | hist
 
 
 def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
 
+_NEVER = re.compile(r"(?!x)x")
+
+
 @cache
-def _regexes() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
+def _regexes() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     lex = get_lexicon()
-    kinds: dict[str, str] = {}
     # the same cue can be pre and post (不除外): keep both roles
     groups = [
         ("unc_pre", lex.uncertainty_pre),
         ("unc_post", lex.uncertainty_post),
         ("neg_post", lex.negation_post),
         ("neg_pre", lex.negation_pre),
+        ("neg_prefix", lex.negation_prefix),
         ("family", lex.family_markers),
         ("hist", lex.historical_markers),
     ]
     pat = "|".join(f"(?P<{k}>{_alternation(ws)})" for k, ws in groups if ws)
-    pseudo = re.compile(_alternation(lex.pseudo_negations)) if lex.pseudo_negations else re.compile(r"(?!x)x")
-    for k, ws in groups:
-        for w in ws:
-            kinds.setdefault(w, k)
-    return re.compile(pat), pseudo, kinds
+    pseudo = re.compile(_alternation(lex.pseudo_negations)) if lex.pseudo_negations else _NEVER
+    narrator = re.compile(_alternation(lex.narrator_markers)) if lex.narrator_markers else _NEVER
+    return re.compile(pat), pseudo, narrator
 
 
 def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
-    cue_re, pseudo_re, _ = _regexes()
+    cue_re, pseudo_re, narrator_re = _regexes()
     lex = get_lexicon()
     pseudo = [(m.start(), m.end()) for m in pseudo_re.finditer(text)]
     pseudo_starts = [ps for ps, _ in pseudo]
@@ -121,6 +127,8 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
             k = bisect_right(pseudo_starts, s) - 1
             if k >= 0 and any(pseudo[q][1] >= e for q in range(max(0, k - 2), k + 1)):
                 continue
+        if kind == "family" and narrator_re.match(text, e):
+            continue  # 母亲代述 / 其父陪同: the family member tells the history, it is not theirs
         w = m.group(0)
         if w in both_unc:
             cues.append(_Cue(s, e, w, "unc_pre"))
@@ -168,7 +176,7 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
         hi = bisect_right(cue_starts, ce)  # a closing ？ sits on the boundary itself
         for c in cues[lo:hi]:
             if c.end <= e.nstart:
-                if c.kind in ("neg_pre", "unc_pre"):
+                if c.kind in ("neg_pre", "unc_pre") or (c.kind == "neg_prefix" and c.end == e.nstart):
                     if best_pre is None or c.start >= best_pre.start:
                         best_pre = c
                 elif c.kind == "family":

@@ -166,3 +166,97 @@ def test_years_ago_is_past_history_for_operations_not_for_the_present_complaint(
     f = _f("10年前行阑尾切除术。1年前无明显诱因出现腰痛。")
     assert f["阑尾切除术"].historical
     assert not f["腰痛"].historical
+
+
+# --- defects found by other engineers -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["（母亲代述）患儿呕吐3天，伴发热。", "患儿母亲代诉：患儿发热2天。", "由其父亲陪同就诊，患儿咳嗽1周。",
+     "病史由家属代述，患者昨日起头痛。"],
+)
+def test_narrator_note_is_not_family_history(text):
+    # who tells the story is not whose illness it is
+    assert all(f.owner == "patient" for f in analyze(text).findings)
+
+
+def test_family_history_still_found_after_a_narrator_note():
+    f = _f("（母亲代述）患儿发热2天。父亲有高血压。")
+    assert f["发热"].owner == "patient"
+    assert f["高血压"].owner == "family"
+
+
+@pytest.mark.parametrize("text", ["育龄期女性，非妊娠。", "非妊娠期女性，停经史无。", "患者为非妊娠女性。"])
+def test_fei_negates_the_condition_it_prefixes(text):
+    assert _f(text)["妊娠"].polarity == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("长期口服非甾体抗炎药止痛，近1周黑便。", "黑便"),
+        ("非感染性腹泻3天。", "腹泻"),
+        ("诊断为非霍奇金淋巴瘤。", "非霍奇金淋巴瘤"),
+        ("胸部CT示非典型肺炎，发热。", "发热"),
+        ("腹痛非常剧烈，伴呕吐。", "呕吐"),
+        ("腹痛非常剧烈，伴呕吐。", "腹痛"),
+    ],
+)
+def test_fei_in_names_and_adverbs_negates_nothing(text, term):
+    assert _f(text)[term].polarity == "present"
+
+
+def test_fei_reaches_only_the_term_it_prefixes():
+    f = _f("非妊娠期女性，下腹痛伴阴道流血。")
+    assert f["妊娠"].polarity == "absent"
+    f = _f("非甾体抗炎药、奥美拉唑")
+    assert f["非甾体抗炎药"].polarity == "present"
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("有没有腹泻？", ("腹泻",)),
+        ("有没有腹泻", ("腹泻",)),
+        ("有无黑便", ("黑便",)),
+        ("询问有无发热、咳嗽。", ("发热", "咳嗽")),
+        ("是否有胸痛", ("胸痛",)),
+    ],
+)
+def test_a_question_is_asked_not_absent(text, terms):
+    f = _f(text)
+    for t in terms:
+        assert f[t].polarity == "uncertain", t
+
+
+@pytest.mark.parametrize(
+    ("text", "present"),
+    [
+        ("高热不退、抽搐1次。", ("发热", "抽搐")),
+        ("腹痛不缓解、呕吐。", ("腹痛", "呕吐")),
+        ("咳嗽不止、咳痰。", ("咳嗽", "咳痰")),
+        ("原因不明的发热、皮疹。", ("发热", "皮疹")),
+        ("便血不止，头晕。", ("便血", "头晕")),
+    ],
+)
+def test_persistence_words_name_the_finding_and_negate_nothing(text, present):
+    f = _f(text)
+    for t in present:
+        assert f[t].polarity == "present", t
+
+
+def test_a_real_denial_after_a_persistence_word_still_negates():
+    f = _f("高热不退，无抽搐。")
+    assert f["发热"].polarity == "present" and f["抽搐"].polarity == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [("病人无睡眠呼吸暂停。", "睡眠呼吸暂停"), ("无意识障碍、四肢抽搐、大小便失禁等。", "大小便失禁"),
+     ("剧烈活动时不自主尿外漏，无尿频。", "尿失禁")],
+)
+def test_lexicon_gaps_found_in_cmb_records(text, term):
+    f = _f(text)
+    assert term in f
+    assert f[term].polarity == ("present" if "尿外漏" in text else "absent")
