@@ -1,5 +1,7 @@
 """Entities as physicians write them: terms, measurements with values, laterality."""
 
+import pytest
+
 from medsim.text import extract_entities
 
 
@@ -122,3 +124,19 @@ def test_body_parts_keep_their_own_name():
     assert norms["双侧足背"] == "足背"
     assert norms["小腿"] == "小腿"
     assert norms["拇指"] == "拇指"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        ("血气分析：pH 7.25，PaCO2 60mmHg。", "pH", 7.25),
+        ("血气分析示PH7.30。", "pH", 7.30),
+        ("凝血功能：PT 15.2秒，INR 1.8。", "国际标准化比值", 1.8),
+        ("尿常规：比重1.020，尿蛋白(+)。", "尿比重", 1.020),
+        ("尿比重 1.005", "尿比重", 1.005),
+    ],
+)
+def test_unitless_lab_values(text, name, value):
+    labs = [e for e in extract_entities(text) if e.type == "lab_value" and e.name == name]
+    assert labs and labs[0].value == pytest.approx(value) and labs[0].unit is None
+

@@ -7,6 +7,7 @@ LEXICON_FILES = [
     "diseases.txt", "symptoms.txt", "drugs.txt", "exams.txt", "procedures.txt", "body_parts.txt",
     "departments.txt", "lay_synonyms.txt", "negation_cues.txt", "uncertainty_cues.txt",
     "pseudo_negations.txt", "family_markers.txt", "historical_markers.txt", "thuocl_medical_words.txt",
+    "narrator_markers.txt", "broader_terms.txt",
 ]
 
 
@@ -93,3 +94,24 @@ def test_aliases_of_a_term():
     lex = get_lexicon()
     assert {"阿司匹林", "拜阿司匹林"} <= set(lex.aliases("拜阿司匹林"))
     assert lex.aliases("完全不相干的词") == []
+
+
+def test_incontinence_and_apnoea_as_records_write_them():
+    lex = get_lexicon()
+    assert lex.canonical("漏尿") == "尿失禁"
+    assert lex.canonical("尿外漏") == "尿失禁"
+    assert lex.type_of("睡眠呼吸暂停") == "symptom"
+    assert lex.type_of("大小便失禁") == "symptom"
+
+
+def test_lay_hernia_is_a_groin_hernia_and_its_kinds_are_narrower():
+    lex = get_lexicon()
+    # a patient's 疝气 is the bulge in the groin: 腹股沟疝, not every external abdominal hernia
+    assert lex.canonical("疝气") == "腹股沟疝"
+    assert lex.is_a("腹股沟斜疝", "腹股沟疝")
+    assert lex.is_a("腹股沟斜疝", "腹外疝")
+    assert lex.is_a("嵌顿性腹股沟斜疝", "腹股沟斜疝")
+    assert not lex.is_a("腹股沟疝", "腹股沟斜疝")
+    assert not lex.is_a("脐疝", "腹股沟疝")
+    assert lex.related("疝气", "嵌顿性腹股沟斜疝")
+    assert not lex.related("疝气", "脑疝")
