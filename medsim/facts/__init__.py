@@ -9,10 +9,11 @@
 - ``check_patient_turn(case, utterance, disclosed_fields=...)``: the LLM-patient guard.
 - ``parse_record(text)``: a plain-text 病历 structured into a Case.
 
-Modules, one job each: ``textlayer`` (the only door to ``medsim.text``, with fallbacks), ``vocab``
-(closed word sets the patterns hang on), ``units`` (value comparison across units), ``claims``
+Modules, one job each: ``textlayer`` (what the checker asks of ``medsim.text``), ``vocab``
+(closed word sets the patterns hang on), ``claims``
 (what a text asserts, and which assertions are advice, hypotheses or opinions), ``record``
 (indexes, cached per record), ``check`` (verdicts, report, omissions), ``guard``, ``record_parse``.
+Units are compared by ``medsim.text.units`` (one place for spellings and conversions).
 """
 
 from medsim.facts.check import FactFinding, FactReport, Omission, check, omissions

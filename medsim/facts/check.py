@@ -17,8 +17,8 @@ from rapidfuzz import fuzz
 from medsim.facts import textlayer, vocab
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_record, index_text
-from medsim.facts.units import same_quantity, to_base
 from medsim.scenario.schema import Case
+from medsim.text.units import molar_mass, same_quantity, to_si
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
@@ -114,8 +114,8 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
             # "PSA>10ng/ml" holds when the recorded value is above 10
             for r in cands:
-                vc = to_base(c.value or 0.0, c.unit)
-                vr = to_base(r.value or 0.0, r.unit)
+                vc = to_si(c.value or 0.0, c.unit)
+                vr = to_si(r.value or 0.0, r.unit)
                 if vc[1] != vr[1]:
                     continue
                 holds = vr[0] > vc[0] if c.extra["cmp"] in (">", "≥") else vr[0] < vc[0]
@@ -124,9 +124,10 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
                     return _Verdict("supported", r, f"与病历一致：病历为 {shown}", f"holds for the record's {shown}")
                 return _Verdict("value_mismatch", r, f"与病历数值不符：病历为 {shown}",
                                 f"does not hold for the record's {shown}")
+        mass = _molar_mass(c)
         for r in cands:
             same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text,
-                                 b_text=r.value_text, analyte=c.key)
+                                 b_text=r.value_text, molar_mass=mass)
             if same is None:
                 continue
             if same and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5):
@@ -145,6 +146,15 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
         return _Verdict("unsupported", (pos, pos + len(name)), f"病历提到{name}但未给出该数值",
                         f"the record mentions {name} but gives no such value")
     return _Verdict("unsupported", None, f"病历中没有{name}的结果", f"no {name} result in the record")
+
+
+def _molar_mass(c: Claim) -> float | None:
+    """g/mol of the claim's analyte, by the label it was written with or the key's other spellings."""
+    for name in (str(c.extra.get("name", "")), *vocab.ANALYTES.get(c.key, ())):
+        mass = molar_mass(name) if name else None
+        if mass:
+            return mass
+    return None
 
 
 def _locate(term: str, text: str) -> tuple[int, int] | None:

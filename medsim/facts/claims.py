@@ -14,7 +14,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
-from medsim.facts.units import canonical_unit
+from medsim.text.units import canonical_unit
 
 Kind = str  # finding | measurement | drug | sex | age | laterality | duration
 
@@ -227,6 +227,25 @@ def measurements(text: str) -> list[Claim]:
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
+    return out + _unitless(text, out)
+
+
+_LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
+
+
+def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
+    """pH, INR, 比重 as the text layer reads them: a value with a label and no unit."""
+    out = []
+    for label, value, start, end in textlayer.unitless_labs(text):
+        found = analyte_of(label)
+        number = _LAST_NUMBER.search(label)
+        if not found or found[0] not in vocab.UNITLESS_ANALYTES or not number:
+            continue
+        if any(c.start < end and start < c.end for c in taken):
+            continue
+        out.append(Claim("measurement", start, end, text[start:end], key=found[0], value=value,
+                         value_text=number.group(0), unit="",
+                         extra={"name": found[1], "value_start": start + number.start(), "cmp": ""}))
     return out
 
 
@@ -247,11 +266,7 @@ _DRUG_PREFIXES = ("头孢", "阿莫", "左氧", "甲硝", "抗蛇毒", "胰岛�
 
 def generic_name(name: str) -> str:
     name = name.strip("“”\"'（）() ")
-    for brand, generic in vocab.BRANDS.items():
-        if brand in name:
-            name = generic
-            break
-    canon = textlayer.canonical(name)
+    canon = textlayer.canonical(name)  # brand names map to the generic in the drug lexicon
     for suffix in ("肠溶片", "缓释片", "控释片", "分散片", "片", "胶囊", "注射液", "颗粒", "钠片", "钠"):
         if canon.endswith(suffix) and len(canon) > len(suffix) + 1:
             canon = textlayer.canonical(canon[: -len(suffix)])
@@ -288,7 +303,7 @@ def drugs(text: str) -> list[Claim]:
         sentence = text[sentence_start:m.start()]
         tail = text[m.end():textlayer.clause_end(text, m.end()) + 8]
         route = route or next((r for r in (*vocab.ROUTE_CUES, *_ADMIN) if r in sentence or r in tail[:8]), "")
-        known = name.endswith(_STRONG_ENDINGS) or name.startswith(_DRUG_PREFIXES) or name in vocab.BRANDS
+        known = name.endswith(_STRONG_ENDINGS) or name.startswith(_DRUG_PREFIXES)
         if not (known or route or textlayer.is_drug(name)):
             continue
         fm = _FREQ.search(tail[:12])

@@ -22,6 +22,7 @@ from medsim.facts.check import judge
 from medsim.facts.claims import analyte_of
 from medsim.facts.record import index_record, index_text
 from medsim.scenario.schema import RECORD_FIELDS, Case
+from medsim.text import get_lexicon
 
 GuardKind = Literal["invented_finding", "diagnosis_leak", "unrevealed_result"]
 _RESULT_FIELDS = ("tests", "vitals", "physical_exam")
@@ -51,9 +52,11 @@ def _subsequence(short: str, long: str) -> bool:
 
 
 def _disease_leaks(case: Case, utterance: str, disclosed_text: str) -> list[GuardFlag]:
-    """Diseases the patient names (any polarity, a question too) that are the case's diagnosis:
-    嵌顿疝 for 嵌顿性腹股沟斜疝, 疝气 (→ 腹股沟疝) likewise: the name's characters in order."""
+    """Diseases the patient names (any polarity, a question too) that are the case's diagnosis, or
+    a kind or a parent of it in the lexicon (疝气 → 腹股沟疝, the parent of 腹股沟斜疝); failing
+    that, the name's characters in order (嵌顿疝 in 嵌顿性腹股沟斜疝)."""
     diagnoses = _diagnosis_terms(case)
+    lex = get_lexicon()
     flags = []
     for f in textlayer.findings(utterance):
         if f.kind != "disease":
@@ -61,7 +64,8 @@ def _disease_leaks(case: Case, utterance: str, disclosed_text: str) -> list[Guar
         for name in {f.text, f.norm}:
             if len(name) < 2 or name in disclosed_text:
                 continue
-            if any(name in d or (len(name) >= 3 and _subsequence(name, d)) for d in diagnoses):
+            if any(name in d or lex.related(name, d) or (len(name) >= 3 and _subsequence(name, d))
+                   for d in diagnoses):
                 flags.append(GuardFlag("diagnosis_leak", (f.start, f.end),
                                        f"患者说出了诊断“{f.text}”，患者不应知道 / the patient names the diagnosis {f.text}"))
                 break

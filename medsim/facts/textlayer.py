@@ -1,9 +1,8 @@
-"""The narrow adapter between the checker and ``medsim.text``.
+"""What the checker asks of ``medsim.text``, in the checker's terms.
 
-Everything the checker asks of the text layer goes through here: normalization with offsets,
-findings with polarity and owner, canonical terms. When a piece of the text layer is missing
-(it is optional at import time, and was written alongside this package) a small fallback keeps the
-checker working; ``text_layer_status()`` says which path is in use.
+Normalization with offsets, findings with polarity and owner, unitless lab values (pH, INR, 比重),
+canonical terms and drug names, and the clause breaks the claim patterns split on. One analysis per
+text, cached: findings and lab values are read off the same ``analyze`` call.
 """
 
 from __future__ import annotations
@@ -15,10 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from medsim.facts import vocab
+from medsim.text import Analysis, analyze, get_lexicon
+from medsim.text import normalize as _normalize
 
+# Stricter than the text layer's clause end: the claim patterns also stop at ： and brackets
+# (血常规：WBC…, （母亲代述）), where a key or a context should not run across.
 CLAUSE_BREAK = re.compile(r"[，,。；;！!？?\n：:（）()]|但|然而|可是|而是")
-_FULLWIDTH = {i: i - 0xFEE0 for i in range(0xFF01, 0xFF5F)}
-_FULLWIDTH.update({0x3000: 0x20, 0xB5: 0x3BC})  # ideographic space, micro sign -> Greek mu
 
 
 @dataclass(frozen=True)
@@ -29,75 +30,33 @@ class FindingMention:
     end: int
     polarity: str  # present | absent | uncertain
     owner: str  # patient | family
-    kind: str = "symptom"  # symptom | disease | other
-
-
-@lru_cache(maxsize=1)
-def _text_api() -> dict[str, object]:
-    """The text layer's functions that are importable now (it is written alongside this package)."""
-    api: dict[str, object] = {}
-    try:
-        import medsim.text as text
-    except Exception:  # noqa: BLE001
-        return api
-    for name in ("normalize", "analyze", "get_lexicon", "extract_entities"):
-        fn = getattr(text, name, None)
-        if fn is not None:
-            api[name] = fn
-    return api
-
-
-def text_layer_status() -> dict[str, bool]:
-    api = _text_api()
-    return {name: name in api for name in ("normalize", "analyze", "get_lexicon")}
+    kind: str = "symptom"  # symptom | disease
 
 
 SpanMap = Callable[[int, int], tuple[int, int]]
 
 
-def _identity(start: int, end: int) -> tuple[int, int]:
-    return start, end
-
-
 def normalize(text: str) -> tuple[str, SpanMap]:
-    """Normalized text and a function mapping a normalized span back to the original text.
+    """Normalized text and a function mapping a normalized span back to the original text."""
+    got = _normalize(text)
+    return got.text, got.to_orig
 
-    The fallback maps character for character, so its spans are the original ones.
-    """
-    fn = _text_api().get("normalize")
-    if fn is not None:
-        try:
-            got = fn(text)
-            return got.text, got.to_orig
-        except Exception:  # noqa: BLE001 - fall back rather than fail a check
-            pass
-    return text.translate(_FULLWIDTH).replace("︒", "°"), _identity
+
+@lru_cache(maxsize=256)
+def _analysis(text: str) -> Analysis:
+    return analyze(text)
 
 
 @lru_cache(maxsize=4096)
 def canonical(term: str) -> str:
     term = term.strip()
-    fn = _text_api().get("get_lexicon")
-    if fn is not None:
-        try:
-            got = fn().canonical(term)
-            if got:
-                return str(got)
-        except Exception:  # noqa: BLE001
-            pass
-    return vocab.FALLBACK_SYNONYMS.get(term, term)
+    return get_lexicon().canonical(term) or term
 
 
 @lru_cache(maxsize=4096)
 def is_drug(term: str) -> bool:
     """The lexicon knows ``term`` as a drug (brand names included)."""
-    fn = _text_api().get("get_lexicon")
-    if fn is None:
-        return False
-    try:
-        return fn().type_of(term) == "drug"
-    except Exception:  # noqa: BLE001
-        return False
+    return get_lexicon().type_of(term) == "drug"
 
 
 @lru_cache(maxsize=256)
@@ -129,7 +88,8 @@ def strip_pseudo(prefix: str) -> str:
 
 
 def polarity_at(text: str, start: int, end: int) -> tuple[str, str]:
-    """(polarity, owner) of a mention by the cues in its clause: the fallback for the text layer's negation."""
+    """(polarity, owner) of a stretch the extractor did not take as a finding (a fuzzy match in the
+    record, a culture result): the cues of its clause, read the checker's way."""
     cs = clause_start(text, start)
     prefix = strip_pseudo(text[cs:start])
     # a list under one cue runs across 、 but a later 伴/有 re-asserts presence: 无发热，伴恶心 / 伴恶心无呕吐.
@@ -147,48 +107,24 @@ def polarity_at(text: str, start: int, end: int) -> tuple[str, str]:
     return polarity, owner
 
 
-def _fallback_findings(text: str) -> list[FindingMention]:
-    out: list[FindingMention] = []
-    terms = sorted({*vocab.FALLBACK_FINDINGS, *vocab.FALLBACK_SYNONYMS}, key=len, reverse=True)
-    taken = [False] * len(text)
-    for term in terms:
-        for m in re.finditer(re.escape(term), text):
-            if any(taken[m.start():m.end()]):
-                continue
-            for i in range(m.start(), m.end()):
-                taken[i] = True
-            polarity, owner = polarity_at(text, m.start(), m.end())
-            kind = "disease" if term in ("高血压", "糖尿病", "冠心病", "肝炎", "结核") else "symptom"
-            out.append(FindingMention(canonical(term), term, m.start(), m.end(), polarity, owner, kind))
-    return sorted(out, key=lambda f: f.start)
-
-
-_FINDING_TYPES = {"symptom": "symptom", "disease": "disease"}
-_INFORMANT = re.compile(r"(母亲|父亲|家属|家人|其母|其父|妻子|丈夫|女儿|儿子)(代述|代诉|代为|陪同|诉|述|发现|回忆)")
+_FINDING_TYPES = ("symptom", "disease")
 
 
 def findings(text: str) -> list[FindingMention]:
-    """Symptom and disease mentions with polarity and owner, from the text layer when it is there."""
-    fn = _text_api().get("analyze")
-    if fn is None:
-        return _fallback_findings(text)
-    try:
-        analysis = fn(text)
-    except Exception:  # noqa: BLE001
-        return _fallback_findings(text)
-    out = []
-    for f in analysis.findings:
-        e = f.entity
-        kind = _FINDING_TYPES.get(getattr(e, "type", ""), None)
-        if kind is None:
-            continue
-        polarity = str(getattr(f, "polarity", "present"))
-        owner = str(getattr(f, "owner", "patient"))
-        sentence = text[max(text.rfind("。", 0, e.start), text.rfind("\n", 0, e.start), 0):e.start]
-        if owner == "family" and _INFORMANT.search(sentence):
-            owner = "patient"  # （母亲代述）患儿呕吐: the mother tells, the child has it
-        if polarity == "present" and text[max(0, e.start - 1):e.start] in ("非", "无", "未", "不"):
-            polarity = "absent"  # 育龄非妊娠女性
-        norm = getattr(e, "norm", None) or canonical(e.text)
-        out.append(FindingMention(norm, e.text, e.start, e.end, polarity, owner, kind))
+    """Symptom and disease mentions with the text layer's polarity and owner."""
+    out = [
+        FindingMention(f.norm, f.text, f.start, f.end, f.polarity, f.owner, f.type)
+        for f in _analysis(text).findings
+        if f.type in _FINDING_TYPES
+    ]
     return sorted(out, key=lambda f: f.start)
+
+
+def unitless_labs(text: str) -> list[tuple[str, float, int, int]]:
+    """(label as written, value, start, end) of lab values printed without a unit (pH 7.32, INR 1.8,
+    比重1.020): the checker's own value pattern needs a unit, the text layer reads these by label."""
+    out = []
+    for e in _analysis(text).entities:
+        if e.type == "lab_value" and e.unit is None and e.value is not None:
+            out.append((e.text, e.value, e.start, e.end))
+    return out

@@ -1,8 +1,8 @@
-"""Small, general vocabularies the checker needs whatever the text layer provides.
+"""Closed word sets the claim patterns hang on.
 
-These are not a lexicon (``lexicons/`` is): they are the closed sets the claim patterns hang on —
-analyte names and their abbreviations, body-part heads for laterality, drug-name endings, cue words.
-The finding lexicon itself comes from ``medsim.text``; FALLBACK_FINDINGS is only used when it is absent.
+Not a lexicon (``lexicons/`` is, read through ``medsim.text``: findings, drugs and brand names,
+synonyms): analyte keys and the spellings a report uses for them, body-part heads a side attaches
+to, drug-name endings, and the cue words that mark advice, hypotheses and opinions.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ ANALYTES: dict[str, tuple[str, ...]] = {
     "pt": ("PT", "凝血酶原时间"),
     "aptt": ("APTT",),
     "ph": ("pH", "PH", "酸碱度"),
+    "sg": ("尿比重", "比重", "SG"),
     "renin": ("肾素",),
     "aldosterone": ("醛固酮",),
     "cortisol": ("皮质醇",),
@@ -99,6 +100,9 @@ ANALYTES: dict[str, tuple[str, ...]] = {
     "fev1": ("FEV1",),
 }
 
+# Analytes printed without a unit (read through the text layer's labels, not the value pattern).
+UNITLESS_ANALYTES = ("ph", "inr", "sg")
+
 # Words that introduce a value but are not part of the analyte's name.
 LEAD_WORDS = (
     "实验室检查", "化验结果", "化验示", "化验", "检验", "检查示", "检查", "复查", "提示", "示", "查体", "入院查体",
@@ -131,12 +135,6 @@ FREQUENCIES = {
     "tid": 3, "每日三次": 3, "每日3次": 3, "一天三次": 3, "3次/日": 3, "q8h": 3,
     "qid": 4, "每日四次": 4, "每日4次": 4, "q6h": 4, "4次/日": 4, "q4h": 6, "qw": 1 / 7, "prn": 0, "st": 0,
 }
-BRANDS = {  # brand -> generic, for the record's and the output's drug names alike
-    "耐信": "埃索美拉唑", "洛赛克": "奥美拉唑", "拜新同": "硝苯地平", "络活喜": "氨氯地平", "立普妥": "阿托伐他汀",
-    "倍他乐克": "美托洛尔", "优甲乐": "左甲状腺素", "格华止": "二甲双胍", "波立维": "氯吡格雷", "吗丁啉": "多潘立酮",
-    "强的松": "泼尼松", "拜阿司匹灵": "阿司匹林", "来得时": "甘精胰岛素", "诺和灵": "胰岛素",
-}
-
 NEGATION_CUES = ("否认", "没有", "未见", "未诉", "未闻及", "未触及", "未扪及", "未及", "不伴", "未", "无", "非", "不")
 PSEUDO_NEGATIONS = ("无明显诱因", "无诱因", "无意中", "无痛性", "未予重视", "未予处理", "未予特殊处理", "未治疗",
                     "不规律", "未规律", "无特殊", "不详", "未见好转", "未见明显好转", "无明显改善", "不能", "不佳")
@@ -148,16 +146,6 @@ ADVICE_CUES = ("建议", "推荐", "可予", "应予", "应当", "应该", "需�
                "必要时", "治疗原则", "首选", "可选用", "方案", "可以", "可用", "宜", "可按", "可服", "请")
 # A disease named after one of these is the writer's diagnosis (an opinion), not a recorded fact.
 DIAGNOSIS_CUES = ("诊断", "考虑", "鉴别", "印象", "拟诊", "疑诊")
-
-# Used only when medsim.text is not importable: common findings and lay synonyms.
-FALLBACK_FINDINGS = (
-    "发热", "恶心", "呕吐", "腹泻", "腹胀", "腹痛", "头痛", "头晕", "胸闷", "胸痛", "心慌", "心悸", "咳嗽", "咳痰",
-    "呕血", "黑便", "黄疸", "黄染", "反酸", "烧心", "乏力", "晕厥", "抽搐", "声音嘶哑", "饮水呛咳", "吞咽困难", "血尿",
-    "尿频", "尿急", "尿痛", "畏寒", "寒战", "气促", "呼吸困难", "便血", "盗汗", "消瘦", "意识障碍", "水肿", "压痛",
-    "反跳痛", "肌紧张", "包块", "肿块", "喘息", "咯血", "高血压", "糖尿病", "冠心病", "肝炎", "结核", "过敏",
-)
-FALLBACK_SYNONYMS = {"发烧": "发热", "拉肚子": "腹泻", "肚子疼": "腹痛", "肚子痛": "腹痛", "心口疼": "胸痛",
-                     "头疼": "头痛", "没劲": "乏力", "喘不上气": "呼吸困难", "拉血": "便血", "咳血": "咯血"}
 
 # A claim in a sentence with one of these is general knowledge or a hypothesis, not a statement
 # about this patient (如为机械性肠梗阻，则伴恶心、呕吐 / 50岁以上好发 / 有无贫血).

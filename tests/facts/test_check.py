@@ -202,3 +202,33 @@ def test_comparisons_hold_against_the_recorded_value(appendicitis):
     assert f.status == "supported"
     [g] = only(appendicitis, "WBC<10×10^9/L。", "measurement")
     assert g.status == "value_mismatch"
+
+
+# ------------------------------------------------------- unitless lab values (pH, INR, 比重)
+
+@pytest.mark.parametrize(
+    ("record", "faithful", "changed"),
+    [
+        ("血气分析：pH 7.25，PaCO2 60mmHg。", "pH 7.25", "pH 7.40"),
+        ("凝血功能：PT 15.2秒，INR 1.8。", "INR 1.8", "INR 2.8"),
+        ("尿常规：比重1.020，尿蛋白(+)。", "尿比重1.020", "尿比重1.005"),
+    ],
+)
+def test_unitless_lab_values_are_checked(record, faithful, changed):
+    assert check(record, f"查{faithful}。", key_facts=[]).statuses() == {"supported"}
+    assert "value_mismatch" in check(record, f"查{changed}。", key_facts=[]).statuses()
+
+
+def test_narrator_is_not_family_in_the_record():
+    record = "（母亲代述）患儿呕吐3天，无发热。"
+    assert check(record, "患儿呕吐3天。", key_facts=[]).statuses() == {"supported"}
+    assert "contradicted" in check(record, "患儿母亲有呕吐。", key_facts=[]).statuses()
+
+
+def test_non_pregnant_in_the_record_contradicts_pregnant():
+    assert "contradicted" in check("育龄非妊娠女性，腹痛1天。", "患者妊娠，腹痛1天。", key_facts=[]).statuses()
+
+
+def test_persistence_word_in_the_record_keeps_the_next_item_present():
+    assert check("患儿高热不退、抽搐1次。", "患儿抽搐。", key_facts=[]).statuses() == {"supported"}
+

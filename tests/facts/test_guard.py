@@ -56,3 +56,12 @@ def test_short_name_of_the_diagnosis(appendicitis):
     case = appendicitis.model_copy(update={"diagnosis": ["嵌顿性腹股沟斜疝"]})
     flags = check_patient_turn(case, "我这是嵌顿疝吧？")
     assert kinds(flags) == ["diagnosis_leak"]
+
+
+def test_lay_hernia_names_a_groin_hernia_diagnosis():
+    from medsim.scenario.schema import Case
+
+    case = Case(id="t-hernia", source="synthetic", chief_complaint="右侧腹股沟区可复性肿物2年",
+                hpi="2年前站立时右侧腹股沟区出现肿物，平卧后消失。", diagnosis=["右侧腹股沟斜疝"])
+    assert "diagnosis_leak" in kinds(check_patient_turn(case, "我是不是得了疝气？"))
+    assert "diagnosis_leak" not in kinds(check_patient_turn(case, "我右边大腿根鼓个包。"))
