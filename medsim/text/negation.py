@@ -38,7 +38,8 @@ _HIST_SUFFIX = re.compile(r"(?:病)?史")
 _HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*病?史")
 # "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
 _ONSET_MARKERS = {"年前", "多年前"}
-_CLAUSE_POST = {"？", "?"}  # a question mark hedges the whole clause before it
+_CLAUSE_POST = {"？", "?"}
+_EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
 @dataclass(slots=True)
@@ -154,26 +155,54 @@ def _sections(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
-    text = norm.text
-    bound_ends = {m.start(): m.end() for m in _CLAUSE_END.finditer(text)}
-    bounds = list(bound_ends)
-    cues = _find_cues(text, entities)
-    cue_starts = [c.start for c in cues]
-    sections = _sections(text)
-    section_starts = [sec[0] for sec in sections]
-    findings_ents = [e for e in entities if e.type in FINDING_TYPES]
-    ent_starts = [e.nstart for e in findings_ents]
-    out: list[Finding] = []
-    for e in findings_ents:
+class FindingContext:
+    """Clause bounds, cues and sections of one text, computed once; ``judge`` reads a finding's
+    polarity, owner and history off them, ``at`` does the same for any stretch of the text."""
+
+    def __init__(self, norm: Normalized, entities: list[Entity]) -> None:
+        self.norm = norm
+        text = self.text = norm.text
+        self.bound_ends = {m.start(): m.end() for m in _CLAUSE_END.finditer(text)}
+        self.bounds = list(self.bound_ends)
+        self.cues = _find_cues(text, entities)
+        self.cue_starts = [c.start for c in self.cues]
+        self.sections = _sections(text)
+        self.section_starts = [sec[0] for sec in self.sections]
+        self.findings_ents = [e for e in entities if e.type in FINDING_TYPES]
+        self.ent_starts = [e.nstart for e in self.findings_ents]
+
+    def at(self, nstart: int, nend: int, type_: str = "symptom") -> Finding:
+        """A stretch the entity pass did not take (a fuzzy match, a culture result), judged as a finding.
+        Punctuation at its edges is not part of it: a fuzzy match may start on the comma before."""
+        text = self.text
+        while nstart < nend and text[nstart] in _EDGE:
+            nstart += 1
+        while nend > nstart and text[nend - 1] in _EDGE:
+            nend -= 1
+        s, e = self.norm.to_orig(nstart, nend)
+        return self.judge(Entity(type_, self.norm.orig[s:e], s, e, self.text[nstart:nend], nstart=nstart, nend=nend))
+
+    def negation_cues(self, nstart: int, nend: int) -> list[str]:
+        """Negation cues written inside a stretch (pseudo-negations already left out)."""
+        lo, hi = bisect_left(self.cue_starts, nstart), bisect_left(self.cue_starts, nend)
+        # a cue with two roles (未及: pre and post) is listed twice among the cues, once here
+        return list(dict.fromkeys(c.text for c in self.cues[lo:hi] if c.kind.startswith("neg") and c.end <= nend))
+
+    def has_family_marker(self, nstart: int, nend: int) -> bool:
+        """A family word (not a narrator's: 母亲代述) written inside a stretch."""
+        lo, hi = bisect_left(self.cue_starts, nstart), bisect_left(self.cue_starts, nend)
+        return any(c.kind == "family" and c.end <= nend for c in self.cues[lo:hi])
+
+    def judge(self, e: Entity) -> Finding:
+        text, bounds, bound_ends, cues = self.text, self.bounds, self.bound_ends, self.cues
         bi = bisect_right(bounds, e.nstart - 1) - 1
         cs = bound_ends[bounds[bi]] if bi >= 0 else 0
         ci = bisect_left(bounds, e.nend)
         ce = bounds[ci] if ci < len(bounds) else len(text)
         f = Finding(e)
         best_pre: _Cue | None = None
-        lo = bisect_left(cue_starts, cs)
-        hi = bisect_right(cue_starts, ce)  # a closing ？ sits on the boundary itself
+        lo = bisect_left(self.cue_starts, cs)
+        hi = bisect_right(self.cue_starts, ce)  # a closing ？ sits on the boundary itself
         for c in cues[lo:hi]:
             if c.end <= e.nstart:
                 if c.kind in ("neg_pre", "unc_pre") or (c.kind == "neg_prefix" and c.end == e.nstart):
@@ -183,7 +212,8 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
                     f.owner = "family"
                 elif c.kind == "hist" and (c.text not in _ONSET_MARKERS or e.type in ("disease", "procedure")):
                     f.historical = True
-        clause_ents = findings_ents[bisect_left(ent_starts, e.nstart) : bisect_left(ent_starts, ce)]
+        ents, starts = self.findings_ents, self.ent_starts
+        clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi])
         chosen = post or best_pre
         if chosen is not None:
@@ -194,15 +224,19 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
             f.polarity, f.cue = "uncertain", (best_pre if best_pre.kind == "unc_pre" else post).text
         if _HIST_RUN.match(text, e.nend):
             f.historical = True
-        k = bisect_right(section_starts, e.nstart) - 1
-        if k >= 0 and e.nstart < sections[k][1]:
-            name = sections[k][2]
+        k = bisect_right(self.section_starts, e.nstart) - 1
+        if k >= 0 and e.nstart < self.sections[k][1]:
+            name = self.sections[k][2]
             if name == "家族史":
                 f.owner = "family"
             elif name in ("既往史", "手术史"):
                 f.historical = True
-        out.append(f)
-    return out
+        return f
+
+
+def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
+    ctx = FindingContext(norm, entities)
+    return [ctx.judge(e) for e in ctx.findings_ents]
 
 
 def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue]) -> _Cue | None:

@@ -260,3 +260,15 @@ def test_lexicon_gaps_found_in_cmb_records(text, term):
     f = _f(text)
     assert term in f
     assert f[term].polarity == ("present" if "尿外漏" in text else "absent")
+
+
+def test_any_stretch_is_judged_like_a_finding():
+    from medsim.text.negation import FindingContext
+
+    a = analyze("肝脾肋下未触及，Murphy(-)，其母患糖尿病。")
+    ctx = FindingContext(a.normalized, a.entities)
+    text = a.normalized.text
+    start = text.index("，Murphy")  # a fuzzy match may start on the comma before
+    assert ctx.at(start, start + 7).polarity == "absent"
+    assert ctx.has_family_marker(0, len(text))
+    assert ctx.negation_cues(0, text.index("，")) == ["未触及"]

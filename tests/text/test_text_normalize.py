@@ -69,3 +69,10 @@ def test_empty_and_plain_text():
     assert normalize("").text == ""
     n = normalize("患者无发热")
     assert n.text == "患者无发热" and n.to_orig(2, 5) == (2, 5)
+
+
+def test_normalizing_twice_changes_nothing():
+    # the fact checker analyzes text it has already normalized: offsets must not move
+    for text in ("WBC 12.3×109/L，体温39度，血压120/80 mmHg；肌酐156 umol/L", "T：36.7︒C, P 78次/min"):
+        once = normalize(text).text
+        assert normalize(once).text == once
