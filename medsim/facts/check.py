@@ -179,8 +179,7 @@ def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     al = fuzz.partial_ratio_alignment(clause, rec.text, score_cutoff=72)
     if al is None:
         return None
-    window = textlayer.strip_pseudo(rec.text[al.dest_start:al.dest_end])
-    if any(cue in window for cue in vocab.NEGATION_CUES):
+    if textlayer.negation_cues(rec.text, al.dest_start, al.dest_end):
         return None  # the look-alike stretch is itself negated (无头晕、心慌)
     polarity, owner = textlayer.polarity_at(rec.text, al.dest_start, al.dest_end)
     if polarity == c.polarity and owner == c.owner:
@@ -209,8 +208,7 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             span = _locate(term, rec.text)
             if span:
                 polarity, owner = textlayer.polarity_at(rec.text, *span)
-                inside = textlayer.strip_pseudo(rec.text[span[0]:span[1]])
-                if any(cue in inside and cue not in term for cue in ("无", "未", "不", "没有", "否认")):
+                if any(cue not in term for cue in textlayer.negation_cues(rec.text, *span)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break

@@ -104,7 +104,6 @@ MEASURE = re.compile(
     rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
 )
 _NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
-_NOT_ANALYTE = re.compile(r"(率|限|切点|目标|孩子|局部|剂量|比例|概率|可能|约|以上|以下|左右|以内|每次|每日|一次)$|^(上限|下限)")
 _SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
 
 _ALIAS_INDEX: list[tuple[str, str]] = sorted(
@@ -333,7 +332,10 @@ _SEX = re.compile(
 _AGE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|月|天|周)(?![前内来时起余后])"
 )
-_AGE_ANCHOR = re.compile(r"(男|女|性|患者|病人|患儿|病儿|年龄|岁|[，,、/]\s*$)")
+
+
+def _sentence_start_nl(text: str, pos: int) -> int:
+    return max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), 0)
 
 
 def demographics(text: str) -> list[Claim]:
@@ -341,8 +343,7 @@ def demographics(text: str) -> list[Claim]:
     for m in _SEX.finditer(text):
         group = next(g for g in "abcdef" if m.group(g))
         start = m.start(group)
-        sentence = text[max(text.rfind("。", 0, start), text.rfind("\n", 0, start), 0):start]
-        if any(c in sentence for c in vocab.FAMILY_CUES):
+        if textlayer.family_before(text, _sentence_start_nl(text, start), start):
             continue
         out.append(Claim("sex", start, start + 1, text[start:start + 1], key="sex", value_text=m.group(group)))
     for m in _AGE.finditer(text):
@@ -354,8 +355,7 @@ def demographics(text: str) -> list[Claim]:
             continue
         if re.search(r"[>＜<≥≤\-–~～至]\s*$", before):
             continue  # a threshold or a range (>65岁, 3–17岁), not the patient's age
-        sentence = text[max(text.rfind("。", 0, m.start()), text.rfind("\n", 0, m.start()), 0):m.start()]
-        if any(c in sentence for c in vocab.FAMILY_CUES):
+        if textlayer.family_before(text, _sentence_start_nl(text, m.start()), m.start()):
             continue
         years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "月": 1 / 12, "天": 1 / 365,
                                        "周": 7 / 365}[unit]
@@ -467,8 +467,7 @@ def findings(text: str) -> list[Claim]:
         sentence = text[_sentence_start(text, f.start):ce]
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
                       extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
-        sentence_start = max(text.rfind("。", 0, f.start), text.rfind("\n", 0, f.start), 0)
-        prefix = text[sentence_start:f.start]
+        prefix = text[_sentence_start_nl(text, f.start):f.start]
         if f.kind == "disease" and any(c in prefix for c in vocab.DIAGNOSIS_CUES):
             claim.opinion = True
         out.append(claim)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from medsim.facts import vocab
 from medsim.text import Analysis, analyze, get_lexicon
 from medsim.text import normalize as _normalize
+from medsim.text.negation import FindingContext
 
 # Stricter than the text layer's clause end: the claim patterns also stop at ： and brackets
 # (血常规：WBC…, （母亲代述）), where a key or a context should not run across.
@@ -81,30 +81,28 @@ def clause_end(text: str, pos: int) -> int:
     return starts[i] if i < len(starts) else len(text)
 
 
-def strip_pseudo(prefix: str) -> str:
-    for cue in vocab.PSEUDO_NEGATIONS:
-        prefix = prefix.replace(cue, "　" * len(cue))
-    return prefix
+@lru_cache(maxsize=256)
+def _context(text: str) -> FindingContext:
+    a = _analysis(text)
+    # the checker's texts are normalized already and normalizing is idempotent, so offsets agree
+    return FindingContext(a.normalized, a.entities)
 
 
 def polarity_at(text: str, start: int, end: int) -> tuple[str, str]:
     """(polarity, owner) of a stretch the extractor did not take as a finding (a fuzzy match in the
-    record, a culture result): the cues of its clause, read the checker's way."""
-    cs = clause_start(text, start)
-    prefix = strip_pseudo(text[cs:start])
-    # a list under one cue runs across 、 but a later 伴/有 re-asserts presence: 无发热，伴恶心 / 伴恶心无呕吐.
-    # Compare where the last cue of each kind *ends*: 不伴, 未诉, 没有 end where 伴, 诉, 有 end.
-    pos_end = max((prefix.rfind(c) + len(c) for c in ("伴有", "伴", "有", "出现", "诉") if c in prefix), default=-1)
-    neg_end = max((prefix.rfind(c) + len(c) for c in vocab.NEGATION_CUES if c in prefix), default=-1)
-    polarity = "absent" if neg_end >= 0 and neg_end >= pos_end else "present"
-    after = text[end:clause_end(text, end)]
-    if re.match(r"^[（(]?[-－]", after) or after.startswith(("阴性", "(-)", "（-）")):
-        polarity = "absent"
-    if polarity == "present" and any(c in text[cs:start] or c in after[:4] for c in vocab.UNCERTAIN_CUES):
-        polarity = "uncertain"
-    sentence_start = max(text.rfind("。", 0, start), text.rfind("\n", 0, start), 0)
-    owner = "family" if any(c in text[sentence_start:start] for c in vocab.FAMILY_CUES) else "patient"
-    return polarity, owner
+    record, a culture result), by the text layer's cues around it."""
+    f = _context(text).at(start, end)
+    return f.polarity, f.owner
+
+
+def negation_cues(text: str, start: int, end: int) -> list[str]:
+    """Negation cues written inside a stretch (无 in 淋巴结无肿大), pseudo-negations left out."""
+    return _context(text).negation_cues(start, end)
+
+
+def family_before(text: str, start: int, pos: int) -> bool:
+    """A family word between ``start`` and ``pos`` (其父60岁 is not the patient's age)."""
+    return _context(text).has_family_marker(start, pos)
 
 
 _FINDING_TYPES = ("symptom", "disease")

@@ -232,3 +232,9 @@ def test_non_pregnant_in_the_record_contradicts_pregnant():
 def test_persistence_word_in_the_record_keeps_the_next_item_present():
     assert check("患儿高热不退、抽搐1次。", "患儿抽搐。", key_facts=[]).statuses() == {"supported"}
 
+
+
+def test_narrator_note_keeps_the_childs_sex_and_age():
+    record = "（母亲代述）患儿，男，3岁，发热2天。父亲45岁。"
+    assert check(record, "3岁男孩，发热2天。", key_facts=[]).statuses() == {"supported"}
+    assert "contradicted" in check(record, "5岁男孩，发热2天。", key_facts=[]).statuses()
