@@ -30,14 +30,14 @@ _UNIT_TAIL = re.compile(r"[^\d.\s~\-～至/]+.*$|/[A-Za-z%].*$")
 
 # frequency → (abbreviation, times per day)
 FREQ_NORMS: dict[str, tuple[str, float | None]] = {
-    "qd": ("qd", 1), "bid": ("bid", 2), "tid": ("tid", 3), "qid": ("qid", 4), "qn": ("qn", 1),
+    "qd": ("qd", 1), "bid": ("bid", 2), "tid": ("tid", 3), "qid": ("qid", 4), "qn": ("qn", 1), "qm": ("qm", 1),
     "qod": ("qod", 0.5), "qw": ("qw", 1 / 7), "biw": ("biw", 2 / 7), "tiw": ("tiw", 3 / 7),
     "qh": ("q1h", 24), "prn": ("prn", None), "sos": ("sos", None), "st": ("st", None),
     "stat": ("st", None), "hs": ("hs", 1), "ac": ("ac", None), "pc": ("pc", None),
     "必要时": ("prn", None), "睡前": ("hs", 1), "睡前服": ("hs", 1), "每晚1次": ("qn", 1),
     "每晚一次": ("qn", 1), "隔日1次": ("qod", 0.5), "隔日一次": ("qod", 0.5),
 }
-_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _TIMES_ABBR = {1: "qd", 2: "bid", 3: "tid", 4: "qid"}
 
 DURATION_UNITS = {
@@ -48,22 +48,27 @@ _DUR_RE = re.compile(r"^(?P<num>\d+(?:\.\d+)?|[一二两三四五六七八九十
 
 
 def cn_number(s: str) -> float | None:
-    """Parse a small Chinese numeral (三, 十二, 半, 两); None for 几/数 (vague)."""
+    """A number written in digits or small Chinese numerals (三, 十二, 一百二十, 半, 两); None when
+    vague (几, 数) or not a number."""
+    s = s.strip()
     if not s:
         return None
+    try:
+        return float(s)
+    except ValueError:
+        pass
     if s == "半":
         return 0.5
-    if any(c in "几数" for c in s):
-        return None
-    total = 0
-    if "十" in s:
-        left, _, right = s.partition("十")
-        total = (_CN_DIGITS.get(left, 1) if left else 1) * 10
-        s = right
+    total, current = 0, 0
     for c in s:
         if c in _CN_DIGITS:
-            total += _CN_DIGITS[c]
-    return float(total)
+            current = _CN_DIGITS[c]
+        elif c in "十百":
+            total += (current or 1) * (10 if c == "十" else 100)
+            current = 0
+        else:
+            return None
+    return float(total + current)
 
 
 def numbers(text: str) -> list[float]:
@@ -91,7 +96,7 @@ def frequency(norm_text: str) -> tuple[str, float | None]:
     if m:
         h = int(m.group(1))
         return f"q{h}h", 24 / h
-    m = re.search(r"(\d|[一二三四])次", t)
+    m = re.search(r"(\d|[一二两三四])次", t)
     if m and ("日" in t or "天" in t or "/d" in t):
         n = int(m.group(1)) if m.group(1).isdigit() else _CN_DIGITS[m.group(1)]
         return _TIMES_ABBR.get(n, f"{n}次/日"), float(n)

@@ -26,11 +26,12 @@ DOSE_UNITS = [
     "mg", "μg", "ng", "g", "mL", "L", "万IU", "万U", "万单位", "IU", "U", "单位",
     "片", "粒", "丸", "支", "袋", "瓶", "滴", "喷", "揿", "贴", "枚", "包",
 ]
-_FREQ_ABBR = r"qd|bid|tid|qid|qn|qod|qw|biw|tiw|qh|q\d{1,2}h|prn|sos|stat|st|hs|ac|pc|QD|BID|TID|QID|QN|QOD|PRN|Q\d{1,2}H"
+_FREQ_ABBR = r"qd|bid|tid|qid|qn|qm|qod|qw|biw|tiw|qh|q\d{1,2}h|prn|sos|stat|st|hs|ac|pc|QD|BID|TID|QID|QN|QM|QOD|PRN|Q\d{1,2}H"
 _FREQ_CN = (
-    rf"(?:每日|每天|一日|一天|日)(?:\d|[一二三四])次|每晚(?:一|1)次|每(?:\d{{1,2}}|{_CN_NUM})(?:个)?小时(?:一|1)次"
-    r"|(?:\d|[一二三四])次/(?:日|天|d)|隔日(?:一|1)次|每周(?:\d|[一二三])次|必要时|睡前服?"
+    rf"(?:每日|每天|一日|一天|日)(?:\d|[一二两三四])次|每晚(?:一|1)次|每(?:\d{{1,2}}|{_CN_NUM})(?:个)?小时(?:一|1)次"
+    r"|(?:\d|[一二两三四])次/(?:日|天|d)|隔日(?:一|1)次|每周(?:\d|[一二三])次|必要时|睡前服?"
 )
+FREQ_PATTERN = rf"(?<![A-Za-z\-])(?:{_FREQ_ABBR})(?![A-Za-z\-])|{_FREQ_CN}"
 
 
 _ALNUM_LABELS = (
@@ -56,7 +57,7 @@ _SPECS: list[tuple[str, str]] = [
     ("vital", rf"{_NUM}\s*(?:mmHg|℃|次/分)"),
     ("lab_value", rf"{_RANGE}\s*(?:{_alt(LAB_UNITS)})(?![a-zA-Z])"),
     ("dose", rf"{_RANGE}\s*(?:{_alt(DOSE_UNITS)})(?![a-zA-Z/])"),
-    ("freq", rf"(?<![A-Za-z\-])(?:{_FREQ_ABBR})(?![A-Za-z\-])|{_FREQ_CN}"),
+    ("freq", FREQ_PATTERN),
     (
         "duration",
         rf"(?:{_NUM}|{_CN_NUM})\+?(?:个)?(?:余|多)?(?:年|个月|月|周|星期|天|日|小时|h|分钟|min)(?:余|多|半)?(?:左右)?"

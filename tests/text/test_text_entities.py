@@ -140,3 +140,21 @@ def test_unitless_lab_values(text, name, value):
     labs = [e for e in extract_entities(text) if e.type == "lab_value" and e.name == name]
     assert labs and labs[0].value == pytest.approx(value) and labs[0].unit is None
 
+
+
+@pytest.mark.parametrize(
+    ("text", "norm", "per_day"),
+    [("阿莫西林0.5g 每日两次口服", "bid", 2), ("奥美拉唑20mg qm", "qm", 1), ("氨氯地平5mg 一天两次", "bid", 2),
+     ("头孢呋辛0.25g 一日二次", "bid", 2)],
+)
+def test_frequencies_as_orders_write_them(text, norm, per_day):
+    (f,) = _by_type(text, "frequency")
+    assert (f.norm, f.value) == (norm, per_day)
+
+
+@pytest.mark.parametrize(("text", "value"), [("三", 3), ("十二", 12), ("二十", 20), ("一百二十", 120), ("半", 0.5),
+                                             ("2.5", 2.5), ("几", None), ("数", None)])
+def test_chinese_numerals(text, value):
+    from medsim.text.measures import cn_number
+
+    assert cn_number(text) == value
