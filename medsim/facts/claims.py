@@ -14,6 +14,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
+from medsim.text.measures import cn_number, frequency
+from medsim.text.patterns import FREQ_PATTERN
 from medsim.text.units import canonical_unit
 
 Kind = str  # finding | measurement | drug | sex | age | laterality | duration
@@ -47,35 +49,6 @@ class Claim:
 
 
 # ------------------------------------------------------------------ numbers and durations
-
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def cn_number(text: str) -> float | None:
-    """Arabic or simple Chinese numerals: 3, 2.5, 两, 十, 十二, 二十, 半."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    if text == "半":
-        return 0.5
-    total, current = 0, 0
-    for ch in text:
-        if ch in _CN_DIGITS:
-            current = _CN_DIGITS[ch]
-        elif ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch == "百":
-            total += (current or 1) * 100
-            current = 0
-        else:
-            return None
-    return float(total + current)
-
 
 _DURATION_DAYS = {"分钟": 1 / 1440, "小时": 1 / 24, "h": 1 / 24, "天": 1, "日": 1, "周": 7, "星期": 7,
                   "个月": 30, "月": 30, "年": 365}
@@ -253,7 +226,7 @@ def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
 _DOSE = re.compile(
     r"(?P<v>\d+(?:\.\d+)?)\s*(?P<unit>mg|g|μg|ug|mcg|ml|mL|U|IU|万U|万单位|单位|片|粒|支|毫克|克)(?![A-Za-z/])"
 )
-_FREQ = re.compile("|".join(sorted((re.escape(f) for f in vocab.FREQUENCIES), key=len, reverse=True)), re.I)
+_FREQ = re.compile(FREQ_PATTERN, re.I)
 _DRUG_NAME = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,14}$")
 _STRONG_ENDINGS = tuple(e for e in vocab.DRUG_ENDINGS if len(e) >= 2)
 
@@ -271,6 +244,12 @@ def generic_name(name: str) -> str:
             canon = textlayer.canonical(canon[: -len(suffix)])
             break
     return canon
+
+
+def _per_day(freq: str) -> float | str:
+    """Times a day, or the abbreviation when there is no fixed count (prn, st): what is compared."""
+    abbr, per_day = frequency(freq)
+    return abbr if per_day is None else per_day
 
 
 def drugs(text: str) -> list[Claim]:
@@ -313,7 +292,7 @@ def drugs(text: str) -> list[Claim]:
             Claim(
                 "drug", start, end, text[start:end], key=generic_name(name), value=float(m.group("v")),
                 value_text=m.group("v"), unit=canonical_unit(m.group("unit")),
-                extra={"name": name, "route": route, "freq": vocab.FREQUENCIES.get(fm.group(0).lower()) if fm else None},
+                extra={"name": name, "route": route, "freq": _per_day(fm.group(0)) if fm else None},
             )
         )
     return out

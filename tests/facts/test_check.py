@@ -238,3 +238,9 @@ def test_narrator_note_keeps_the_childs_sex_and_age():
     record = "（母亲代述）患儿，男，3岁，发热2天。父亲45岁。"
     assert check(record, "3岁男孩，发热2天。", key_facts=[]).statuses() == {"supported"}
     assert "contradicted" in check(record, "5岁男孩，发热2天。", key_facts=[]).statuses()
+
+
+def test_frequency_read_by_the_text_layer():
+    record = "长期口服阿莫西林0.5g 每日两次。"
+    assert check(record, "阿莫西林0.5g bid。", key_facts=[]).statuses() == {"supported"}
+    assert "value_mismatch" in check(record, "阿莫西林0.5g tid。", key_facts=[]).statuses()
