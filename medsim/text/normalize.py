@@ -70,7 +70,8 @@ _UNIT_RULES: list[tuple[str, str]] = [
     ("ul", r"(?<=\d)\s*[Uu]\s*/\s*[Ll](?![a-zA-Z])|(?<=\d)\s*IU\s*/\s*[Ll](?![a-zA-Z])"),
     ("mmhg", r"(?<=\d)\s*(?:mm\s*[Hh][Gg]|毫米汞柱)"),
     ("cmh2o", r"(?<=\d)\s*cm\s*[Hh]2[Oo]"),
-    ("celsius", r"(?<=\d)\s*(?:°\s*[Cc]|º\s*[Cc]|摄氏度|℃)"),
+    # ︒ (U+FE12) and a letter o stand for ° in some exports: 36.7︒C, 36.5oC
+    ("celsius", r"(?<=\d)\s*(?:[°º︒]\s*[Cc]|o\s*C(?![a-zA-Z])|摄氏度|℃)"),
     ("ug", r"(?<=\d)\s*(?:ug|μg|mcg|微克)(?![a-zA-Z])"),
     ("mg", r"(?<=\d)\s*(?:mg|MG|毫克)(?![a-zA-Z/])"),
     ("ml", r"(?<=\d)\s*(?:ml|mL|ML|毫升)(?![a-zA-Z])"),

@@ -76,3 +76,12 @@ def test_normalizing_twice_changes_nothing():
     for text in ("WBC 12.3×109/L，体温39度，血压120/80 mmHg；肌酐156 umol/L", "T：36.7︒C, P 78次/min"):
         once = normalize(text).text
         assert normalize(once).text == once
+
+
+@pytest.mark.parametrize("text", ["T：36.7︒C", "T 36.7°C", "T36.7º C", "36.7摄氏度", "T 36.7oC"])
+def test_every_degree_sign_records_use_becomes_celsius(text):
+    assert normalize(text).text.endswith("36.7℃")
+
+
+def test_degrees_of_an_angle_stay_degrees():
+    assert normalize("直腿抬高试验30度阳性").text == "直腿抬高试验30度阳性"
