@@ -71,8 +71,8 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|°C|︒C|oC|(?<=\d)度|次/分|次/min|/min|bpm|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
-)
+    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
+)  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
     rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
 )

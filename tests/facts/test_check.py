@@ -244,3 +244,11 @@ def test_frequency_read_by_the_text_layer():
     record = "长期口服阿莫西林0.5g 每日两次。"
     assert check(record, "阿莫西林0.5g bid。", key_facts=[]).statuses() == {"supported"}
     assert "value_mismatch" in check(record, "阿莫西林0.5g tid。", key_facts=[]).statuses()
+
+
+def test_an_angle_is_not_a_temperature():
+    from medsim.facts.record import index_text
+
+    claims = index_text("右下肢直腿抬高试验30度阳性，体温36.5oC。").claims
+    temps = [c for c in claims if c.kind == "measurement" and c.key == "temperature"]
+    assert [c.value for c in temps] == [36.5]
