@@ -3,8 +3,12 @@
 value = elicited / elicitable key facts − repeat_penalty × repeated questions, clipped to
 [0, 1]. A key fact is elicited when a patient or oracle turn after the clinician's first
 message disclosed record content matching it (see ``medsim.sim.info``); facts the patient
-volunteered in the opening are not elicitable and leave the denominator. A repeat is the
-same topic asked again (the same named symptom or condition for yes/no questions): each
+volunteered in the opening are not elicitable and leave the denominator, and so do facts no
+turn could convey (held only as a result the patient may not quote, or worded too far from
+the record to be recognised): those are reported as ``unreachable``, a gap in the case. A
+repeat is the same topic asked again (the same named symptom or condition for yes/no
+questions) when the answer told nothing new — a follow-up that draws out a new detail is
+history taking: each
 costs ``repeat_penalty`` (default 0.05), in total at most ``max_repeat_penalty`` (default
 0.25), because asking again wastes the patient's time but is a far smaller fault than
 never asking. A case without key facts is not scored (an authoring gap, not a zero).
@@ -38,6 +42,8 @@ def score_info_gathering(inp: ScoreInput) -> Score:
     reasons = [f"问出关键事实 {len(details['elicited'])}/{elicitable}"]
     if details["missed"]:
         reasons.append("未问出：" + "；".join(details["missed"]))
+    if details.get("unreachable"):
+        reasons.append("病例中无法问出（不计分）：" + "；".join(details["unreachable"]))
     if details["repeats"]:
         keys = "、".join(r["key"] for r in details["repeated"])
         reasons.append(f"重复提问 {details['repeats']} 次（{keys}），扣 {penalty:.2f}")

@@ -33,7 +33,7 @@ _EXTRA_LAY: dict[str, str] = {
     "左下腹痛": "左下边肚子疼", "中上腹痛": "上腹疼", "脐周痛": "肚脐周围疼", "全腹痛": "整个肚子疼",
     "流清涕": "流清鼻涕", "流脓涕": "流黄鼻涕", "轻咳": "有点咳嗽", "低热": "低烧", "高热": "高烧", "及": "和", "并": "还", "未戒": "没戒", "未婚": "没结婚", "未孕": "没怀过孕", "未育": "没生过孩子",
     "患者于": "我", "病人于": "我", "于": "", "自行": "自己", "向": "往", "呈": "",
-    "月经初潮": "第一次来月经是", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
+    "月经初潮": "第一次来月经是", "诊断为": "查出", "诊断": "查出", "确诊为": "查出", "确诊": "查出", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
 
 
@@ -69,9 +69,34 @@ def _pattern() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(k) for k in keys))
 
 
-def is_jargon(clause: str) -> bool:
-    """True for a clause the patient cannot know or would not say (results, findings, diagnoses)."""
-    return bool(_JARGON.search(clause)) and not _SELF_MEASURED.search(clause)
+# A test or exposure denied (近期无碘造影剂使用, 未做过B超) is history the patient knows; 未见 is
+# how an examiner writes, and a value or a verdict is a result.
+_DENIED = re.compile(r"^(近期|近\d+\S{1,2}|此前|以前|从)?(无|未(?!见)|否认|没有|没)")
+_RESULT = re.compile(r"\d|阳性|阴性|[示]|提示|显示|异常|正常|升高|降低|增高|减低")
+# An old diagnosis the patient was told (5年前诊断“乙肝肝硬化”) is their own history.
+_TOLD_DIAGNOSIS = re.compile(r"诊断|确诊|诊为")
+
+
+def is_jargon(clause: str, *, history: bool = False) -> bool:
+    """True for a clause the patient cannot know or would not say (results, findings, diagnoses).
+
+    ``history``: the clause is from the past history, where 诊断 marks a diagnosis the
+    patient was given long ago, which they know (whether they may say it is the leak
+    scrub's business: it allows known comorbidities only)."""
+    hits = [m.group(0) for m in _JARGON.finditer(clause)]
+    if not hits or _SELF_MEASURED.search(clause):
+        return False
+    if _DENIED.match(clause) and not _RESULT.search(clause):
+        return False
+    return not (history and all(_TOLD_DIAGNOSIS.fullmatch(h) for h in hits))
+
+
+# （女儿代述）, (家属提供病史): who tells the story, not part of it — wherever the record puts it
+_NARRATOR = re.compile(r"[（(][^（）()]{0,10}(代述|代诉|陪同|提供病史|口述|转述)[^（）()]{0,4}[）)]")
+
+
+def strip_narrator(text: str) -> str:
+    return _NARRATOR.sub("", text)
 
 
 @lru_cache(maxsize=8192)
@@ -84,7 +109,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     text = clause.strip()
     if text.startswith("于"):
         text = text[1:]
-    text = re.sub(r"^[（(][^）)]{0,8}(代述|代诉|陪同)[）)]", "", text)  # （母亲代述）: who tells, not what
+    text = strip_narrator(text).replace("“", "").replace("”", "")  # the record's quotes are not spoken
     if subject != "我":
         text = re.sub(r"^(患者|患儿|病人)于?", subject, text)
         # the parent speaks: the record's 父亲/母亲 are the child's
@@ -108,12 +133,13 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     return out.strip("，、 ")
 
 
-def record_to_lay(text: str, *, literacy: str = "medium", subject: str = "我") -> tuple[str, list[str]]:
+def record_to_lay(text: str, *, literacy: str = "medium", subject: str = "我",
+                  history: bool = False) -> tuple[str, list[str]]:
     """A record section in lay words, and the record clauses it drew on (jargon dropped)."""
     kept: list[str] = []
     said: list[str] = []
     for clause in textlink.clauses(text):
-        if is_jargon(clause):
+        if is_jargon(clause, history=history):
             continue
         lay = clause_to_lay(clause, literacy=literacy, subject=subject)
         if lay:

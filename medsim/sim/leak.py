@@ -3,8 +3,8 @@
 The terms come from ``case.diagnosis``: each diagnosis as written, stripped of modifiers
 (急性, 左侧, (NSTEMI)…), the disease names the lexicon finds inside it, and the lay names
 people use for them (心肌梗死 → 心梗). A secondary diagnosis the patient already knows
-about — it is written in the disclosable history, e.g. 高血压 in 既往史 — is not a leak; the
-primary diagnosis always is. Symptom-named diagnoses (发热待查, 腹痛) are not scrubbed:
+about — it is written in the disclosable history, e.g. 高血压 in 既往史 — is not a leak; of
+the primary diagnosis only the names the history affirms (哮喘病史10年 → 哮喘) may be said. Symptom-named diagnoses (发热待查, 腹痛) are not scrubbed:
 the patient must be able to say 发烧 and 肚子疼.
 """
 
@@ -47,7 +47,12 @@ _GENERIC = frozenset({
     "感染", "炎症", "肿瘤", "结节", "出血", "损伤", "综合征", "心脏病", "心脏不好", "细菌感染", "急性感染",
     "病毒感染", "疾病", "肿物", "包块", "囊肿",
 })
-_FAMILY = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆")
+# What happened to the patient, in their words (扭伤, 鱼刺卡了): an event they lived, not a
+# doctor's judgement, even when the diagnosis is named after it.
+_EVENTS = frozenset({"扭伤", "崴脚", "崴了脚", "摔伤", "烫伤", "烧伤", "咬伤", "割伤", "刺伤", "异物", "鱼刺卡了",
+                     "卡鱼刺", "鱼刺卡喉"})
+_FAMILY = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨")
+_DENIED = re.compile(r"^(否认|无|未|没有)")
 
 
 def _variants(diagnosis: str) -> set[str]:
@@ -67,14 +72,15 @@ def _variants(diagnosis: str) -> set[str]:
     for term in list(out):
         if term.endswith("梗死"):
             out.add(term[:-2] + "梗")
-    return {t for t in out if len(t) >= 2}
+    return {t for t in out if len(t) >= 2 and t not in _EVENTS}
 
 
 def leak_terms(case, *, known_text: str = "") -> list[str]:
     """Words naming ``case``'s diagnoses that the patient must not say, longest first.
 
     ``known_text`` is the disclosable history: a secondary diagnosis written there is known
-    to the patient and is allowed.
+    to the patient and is allowed, and so is a name of the primary one that the history
+    affirms (a refill visit for 高血压 whose history reads 高血压病8年).
     """
     table = textlink.lay_to_canonical()
     symptoms = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
@@ -82,25 +88,45 @@ def leak_terms(case, *, known_text: str = "") -> list[str]:
     # 高血压 may not)
     complaint = getattr(case, "chief_complaint", None) or ""
     terms: set[str] = set()
+    # a disease the patient's own history says they have (哮喘病史10年) is theirs to name, even
+    # when this visit is about it; the name of this visit's judgement (哮喘急性发作) is not
+    owned = [c for c in textlink.clauses(known_text) if not _DENIED.match(c) and not _FAMILY.search(c)]
     for index, diagnosis in enumerate(case.diagnosis or []):
         variants = _variants(diagnosis)
         if index > 0 and any(v in known_text for v in variants):
             continue
+        variants = {v for v in variants if not any(v in c for c in owned)}
         terms |= {v for v in variants if v not in symptoms and table.get(v) not in symptoms and v not in complaint}
-    return sorted(terms, key=len, reverse=True)
+    return sorted(terms, key=lambda t: (-len(t), t))  # a fixed order: meta must not vary run to run
 
 
 def _clauses(text: str) -> list[str]:
     return [c for c in re.split(r"(?<=[，。；！？,;!?\n])", text) if c]
 
 
+# Someone else's illness is exposure history (班里有小朋友得了手足口病), not the patient's.
+_CONTACT = re.compile(r"同学|同事|同班|班里|班级|学生|小朋友|同餐|邻居|室友|朋友|同住|周围人|接触者")
+# A denied condition (没有消化道出血史, 无踝关节扭伤史) names nothing the patient has.
+_DENIAL = re.compile(r"^[（(]?(没有|没|否认|无|未|从没|从未|不)")
+
+
+def _about_patient(clause: str) -> bool:
+    return not (_FAMILY.search(clause) or _CONTACT.search(clause) or _DENIAL.match(clause.strip()))
+
+
+def _names(term: str, clause: str) -> bool:
+    """``term`` said as an illness: 流感疫苗 names a vaccine, not the flu."""
+    return any(not clause.startswith("疫苗", m.end()) for m in re.finditer(re.escape(term), clause))
+
+
 def find_leaks(text: str, terms: list[str]) -> list[str]:
-    """Leak terms named in ``text`` about the patient (a relative's illness is family history)."""
+    """Leak terms named in ``text`` about the patient (a relative's or a contact's illness
+    is family or exposure history; a denied one is not theirs)."""
     hits: list[str] = []
     for clause in _clauses(text):
-        if _FAMILY.search(clause):
+        if not _about_patient(clause):
             continue
-        hits += [t for t in terms if t and t in clause and t not in hits]
+        hits += [t for t in terms if t and t not in hits and _names(t, clause)]
     return hits
 
 
@@ -109,5 +135,5 @@ def scrub(text: str, terms: list[str]) -> tuple[str, list[str]]:
     hits = find_leaks(text, terms)
     if not hits:
         return text, []
-    kept = [c for c in _clauses(text) if _FAMILY.search(c) or not any(t in c for t in hits)]
+    kept = [c for c in _clauses(text) if not _about_patient(c) or not any(_names(t, c) for t in hits)]
     return "".join(kept).strip("，"), hits

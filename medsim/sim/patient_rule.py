@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, leak, textlink, vocab
-from medsim.sim.disclosure import Policy
+from medsim.sim.disclosure import PATIENT_FIELDS, Policy
 from medsim.sim.patient import PatientReply
 from medsim.sim.topics import HPI_TOPICS, classify
 from medsim.sim.topics import _body_pattern as body_parts
@@ -31,6 +31,7 @@ class _Piece:
     field: str | None = None  # the record field it came from
     sources: tuple[str, ...] = ()  # the record clauses it discloses, in record wording
     content: bool = True  # False for 不清楚 / deflections
+    keys: tuple[str, ...] = ()  # the question keys it answers (onset, associated:发热…)
 
 
 _TIME = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?(前|以来|来)|"
@@ -75,6 +76,8 @@ class RulePatient:
         self.turn = 0
         self.asked: Counter[str] = Counter()
         self.hpi = self._index_hpi()
+        self.units = self._index_units()
+        self.said: set[str] = set()  # record clauses already told, so a follow-up gets what is new
         # per-simulator counts the run can store beside the transcript (transcript.info)
         self.stats = {"turns": 0, "unknown_answers": 0, "not_understood": 0, "leaks_scrubbed": 0, "fuzzy_topics": 0}
 
@@ -102,7 +105,20 @@ class RulePatient:
         self.asked.update(keys)
         pieces: list[_Piece] = []
         for topic in parsed.topics:
-            pieces += self._answer(topic, parsed, rng)
+            got = self._answer(topic, parsed, rng)
+            for key, piece in zip(_topic_keys(topic, parsed, len(got)), got, strict=False):
+                piece.keys = piece.keys or key
+            pieces += got
+        named = self._named(question) if parsed.topics != ["ending"] else []
+        # what each asked key drew out (a named statement another answer already tells still
+        # answers its own key): information gathering tells a follow-up that got something new
+        # from a question asked twice
+        answered: dict[str, list[str]] = {}
+        for p in pieces + named:
+            for key in p.keys:
+                answered.setdefault(key, [])
+                answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
+        pieces = _merge(pieces, named)
         if not pieces and _WHAT_ILLNESS.search(question):
             pieces = [_Piece("具体是什么病我也不知道，所以才来找您看的", content=False)]
         if not pieces:
@@ -113,10 +129,12 @@ class RulePatient:
         self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
         text = "".join(dict.fromkeys(_sentence(p.text) for p in pieces))
         prefix = ""
-        if keys and len(repeated) == len(keys) and any(p.content for p in pieces) and "ending" not in parsed.topics:
+        told = {src for p in pieces if p.content for src in p.sources}
+        # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
+        if keys and len(repeated) == len(keys) and told and told <= self.said and "ending" not in parsed.topics:
             prefix = "不是刚说过嘛，" if self.persona.mood == "irritable" else "刚才说过了，"
         meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
-                "fuzzy": parsed.fuzzy, "turn": self.turn}
+                "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
         return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
 
     # -------------------------------------------------------------- assembling
@@ -134,7 +152,10 @@ class RulePatient:
         if self.subject != "我":
             text = text.replace("我这是", f"{self.subject}这是")
         fields = list(dict.fromkeys(p.field for p in pieces if p.field and p.content))
-        disclosed = list(dict.fromkeys(s for p in pieces if p.content for s in p.sources))
+        # a piece the leak scrub cut was not said: its clauses were not disclosed
+        said = [p for p in pieces if p.content and not leak.find_leaks(p.text, self.policy.leak_terms)]
+        disclosed = list(dict.fromkeys(s for p in said for s in p.sources))
+        self.said.update(disclosed)
         return PatientReply(text=text, topics=[t for t in topics if t != "opening"], fields=fields,
                             disclosed=disclosed, meta=meta)
 
@@ -247,7 +268,8 @@ class RulePatient:
         return [_Piece(("" if said.startswith(("我", "孩子")) else self.subject) + said, "chief_complaint", (cc,))]
 
     def _whole(self, field: str) -> list[_Piece]:
-        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject)
+        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject,
+                                          history=field == "past_history")
         if not said:
             return [_Piece(self.spec.unknown_reply, content=False)]
         return [_Piece(said, field, tuple(sources))]
@@ -316,9 +338,69 @@ class RulePatient:
                     return _Piece(f"没有{lay_name}", field, (clause,))
                 if polarity == "uncertain":
                     return _Piece(f"好像有点{lay_name}，说不准", field, (clause,))
-                said = self._say(re.sub(r"^(伴有|伴|并|且)", "", clause))
-                return _Piece(f"有，{said}", field, (clause,))
+                unit = self.units.get(clause, (clause,))
+                return _Piece(f"有，{self._say_unit(unit)}", field, unit)
         return _Piece(f"{lay_name}这个我没注意", content=False)
+
+    # ---- named content
+
+    def _index_units(self) -> dict[str, tuple[str, ...]]:
+        """Each sayable record clause with the details that follow it in its sentence
+        (发热 → 发热，最高39.2℃; 咳嗽 → 咳嗽，咳黄色黏痰): asked about, the whole statement is told."""
+        units: dict[str, tuple[str, ...]] = {}
+        self._fields: dict[str, str] = {}
+        for field in PATIENT_FIELDS:
+            if field == "demographics" or not self.policy.allowed(field):
+                continue
+            for sentence in textlink.sentences(self.policy.text(field)):
+                for i, clause in enumerate(sentence):
+                    if lay.is_jargon(clause, history=field == "past_history") or clause in units:
+                        continue
+                    unit = [clause]
+                    for nxt in sentence[i + 1:i + 4]:
+                        if not _is_detail(nxt):
+                            break
+                        unit.append(nxt)
+                    units[clause] = tuple(unit)
+                    self._fields[clause] = field
+        # a statement is recognised by all its words (近期照顾住院老伴，劳累 answers 近期劳累)
+        self._grams = {c: set().union(*(textlink.bigrams(lay.strip_narrator(x)) for x in u)) for c, u in units.items()}
+        self._terms = {c: {t for t, _, _ in textlink.find_terms(c)} - {"疼痛"} for c in units}
+        return units
+
+    def _named(self, question: str) -> list[_Piece]:
+        """Record statements the question names in its own words (请问：发热最高几度；咳什么样的痰？
+        / 视力有没有下降): a clinician who asks about a specific detail is told that detail, and
+        a compound question is not met with 没听明白. Only sayable clauses are candidates (no
+        results, no diagnosis): the question's words pick among them, they never add to them."""
+        pieces: list[_Piece] = []
+        for segment in re.split(r"[；;？?。！!\n]", question):
+            hits = self._segment_hits(segment)
+            keys = tuple(self._keys(classify(segment))) if hits else ()
+            for clause in hits:
+                unit = self.units[clause]
+                pieces.append(_Piece(self._say_unit(unit), self._fields.get(clause), unit, keys=keys or ("named",)))
+        return pieces
+
+    def _segment_hits(self, segment: str) -> list[str]:
+        grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
+        terms = {t for t, _, _ in textlink.find_terms(segment)} - {"疼痛"}
+        relative = bool(_RELATIVE.search(segment))
+        scored: list[tuple[int, str]] = []
+        for clause, cgrams in self._grams.items():
+            shared = len(grams & cgrams) if len(grams) >= 2 else 0
+            close = shared >= 2 and (shared >= 0.5 * len(grams) or shared >= 0.6 * len(cgrams)
+                                     or (shared >= 0.25 * len(grams) and shared >= 0.25 * len(cgrams)))
+            # a finding named in the question is answered from the clause that records it,
+            # the patient's own or a relative's as the question asks (母亲哮喘 → 母亲有支气管哮喘)
+            named = bool(terms & self._terms[clause]) and bool(_RELATIVE.search(clause)) == relative
+            if close or named:
+                scored.append((shared + 2 * named, clause))
+        return [c for _, c in sorted(scored, key=lambda h: -h[0])[:4]]
+
+    def _say_unit(self, unit: tuple[str, ...]) -> str:
+        # a clause that opens with 伴 continues a sentence; alone it starts plainly
+        return "，".join(self._say(re.sub(r"^(伴有|伴|并|且)", "", c) if i == 0 else c) for i, c in enumerate(unit))
 
     # ---- history
 
@@ -407,6 +489,51 @@ class RulePatient:
             if clauses:
                 return [_Piece("，".join(self._say(c) for c in clauses), field, tuple(clauses))]
         return [_Piece(_UNSURE[topic], content=False)]
+
+
+# Question words and politeness: no part of what is asked about (请问/有没有/吗 are in every question).
+_ASK_NOISE = re.compile(r"请问|您好|你好|医生|大夫|有没有|有无|是否|是不是|会不会|能不能|什么|怎么样|怎么|多少|多久|"
+                        r"哪里|哪些|一下|说说|讲讲|详细|的话|比如|还有|别的|其他|情况|感觉|平时|现在|请|您|你|吗|呢|吧|呀|啊|么")
+
+
+_RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨")
+
+
+def _is_detail(clause: str) -> bool:
+    """A clause that only describes the one before it (最高39.2℃, 咳黄色黏痰, 向左肩放射, 无效): no
+    finding of its own, no new time, nothing a patient cannot know."""
+    if lay.is_jargon(clause) or _TIME.search(clause):
+        return False
+    return not [f for f in textlink.findings(clause) if f.term != "疼痛"]
+
+
+def _topic_keys(topic: str, parsed, count: int) -> list[tuple[str, ...]]:
+    """The question key of each of ``count`` pieces answering ``topic`` (one per named item)."""
+    if topic in ("greeting", "ending"):
+        return [()] * count
+    items = {"associated": parsed.symptoms, "past_history": parsed.conditions,
+             "family_history": parsed.conditions}.get(topic) or []
+    if items and len(items) == count:
+        return [(f"{topic}:{item}",) for item in items]
+    keys = tuple(f"{topic}:{item}" for item in items) or (topic,)
+    return [keys] * count
+
+
+def _merge(pieces: list[_Piece], named: list[_Piece]) -> list[_Piece]:
+    """Topic answers plus the named statements they do not already tell; a topic answer the
+    whole of which a named statement repeats is dropped (the statement says more)."""
+    out = list(pieces)
+    for piece in named:
+        told = {s for p in out if p.content for s in p.sources}
+        if set(piece.sources) <= told:
+            continue
+        out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
+        out.append(piece)
+    # one answer that another in the same reply wholly repeats is said once (onset and
+    # triggers both drawing on 3天前着凉以后开始发烧)
+    return [p for i, p in enumerate(out) if not (p.content and p.sources and any(
+        q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
+        for j, q in enumerate(out) if j != i))]
 
 
 def _sentence(text: str) -> str:

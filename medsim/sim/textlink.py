@@ -196,6 +196,12 @@ def finding_terms() -> frozenset[str]:
     return frozenset(names)
 
 
+def simple_findings(text: str) -> list[Finding]:
+    """Findings with the built-in negation scope only (no text layer): the same answer on
+    every machine, for matching facts against what was said."""
+    return _own_findings(text)
+
+
 def _own_findings(text: str) -> list[Finding]:
     out: list[Finding] = []
     pos = 0
@@ -252,3 +258,31 @@ def _layer_findings(text: str) -> list[Finding] | None:
 def clauses(text: str) -> list[str]:
     """Record text split into clauses at Chinese punctuation (numbers' decimal commas kept)."""
     return [c.strip() for c in _CLAUSE_SPLIT.split(text or "") if c and c.strip()]
+
+
+# ----------------------------------------------------------------------- sentences
+
+_SENTENCE_END = re.compile(r"[。；;！!？?\n]")
+
+
+def sentences(text: str) -> list[list[str]]:
+    """Record text as sentences (split at 。；), each a list of its clauses: a clause's
+    details (最高39.2℃, 呈持续性) follow it inside its sentence, never across one."""
+    return [cs for part in _SENTENCE_END.split(text or "") if (cs := clauses(part))]
+
+
+# --------------------------------------------------------------------- similarity
+
+_UNIT = re.compile(r"\d+(?:\.\d+)?|[a-z]+|[\u4e00-\u9fff℃%]")
+
+
+def bigrams(text: str) -> set[str]:
+    """Character bigrams of ``text`` (a number is one unit: 39.2℃ → 39.2|℃), never across
+    punctuation. Chinese phrases reworded a little (视力无下降 / 视力下降) still share most."""
+    out: set[str] = set()
+    for piece in re.split(r"[^\w.℃%]+|_", normalize(text)):
+        units = _UNIT.findall(piece)
+        out |= {units[i] + units[i + 1] for i in range(len(units) - 1)}
+        if len(units) == 1 and len(units[0]) >= 2:
+            out.add(units[0])
+    return out

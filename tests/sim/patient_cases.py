@@ -56,3 +56,86 @@ def spec(**persona) -> PatientSpec:
 
 def spec_with(disclose: Disclosure, **persona) -> PatientSpec:
     return PatientSpec(persona=Persona(**persona), disclose=disclose)
+
+
+def cap_case() -> Case:
+    """Community-acquired pneumonia: a fever with a maximum, a cough with sputum, a pleuritic pain,
+    and a blood count written into the hpi (a result the patient must not quote)."""
+    return Case(
+        id="cap-1",
+        source="synthetic",
+        department="呼吸内科",
+        demographics=Demographics(sex="男", age=32, occupation="快递员"),
+        chief_complaint="发热、咳嗽3天",
+        hpi=(
+            "患者3天前淋雨受凉后出现发热，体温最高39.2℃，伴咳嗽，咳少量黄色黏痰，深吸气时右侧胸部隐痛。"
+            "无气促，无咯血。自服对乙酰氨基酚后体温可暂降，无效。外院血常规示WBC 13.8×10^9/L。"
+        ),
+        past_history="既往体健，否认慢性心肺疾病、糖尿病史。",
+        personal_history="吸烟5年，每日10支；偶饮酒。",
+        family_history="父母体健。",
+        allergies="否认药物过敏史。",
+        medications="对乙酰氨基酚片 0.5g 发热时服用。",
+        vitals=Vitals(temperature=38.9, heart_rate=98, respiratory_rate=20, systolic_bp=124, diastolic_bp=76, spo2=97),
+        physical_exam="神志清，右下肺可闻及湿啰音。",
+        tests=[TestResult(name="胸部X线", result="右下肺野斑片状实变影")],
+        diagnosis=["社区获得性肺炎"],
+        key_facts=["受凉后发热3天最高39.2℃", "咳黄色黏痰", "深吸气时右侧胸部隐痛", "无气促", "吸烟5年"],
+    )
+
+
+def conjunctivitis_case() -> Case:
+    """Acute bacterial conjunctivitis: the history is mostly what the patient denies."""
+    return Case(
+        id="conj-1",
+        source="synthetic",
+        department="眼科",
+        demographics=Demographics(sex="女", age=26, occupation="文员"),
+        chief_complaint="左眼红、分泌物多2天",
+        hpi=("患者2天前起左眼发红，晨起黄白色分泌物多、粘住睫毛，伴异物感、轻度痒，无明显眼痛，视力无下降，无畏光。"
+             "办公室同事近日有“红眼病”。"),
+        past_history="既往体健，否认眼外伤及化学物溅入史。",
+        personal_history="不戴隐形眼镜；无烟酒嗜好。",
+        family_history="无特殊。",
+        allergies="否认药物过敏史。",
+        physical_exam="左眼睑结膜充血，可见黄白色黏性分泌物；角膜透明。",
+        diagnosis=["急性细菌性结膜炎"],
+        key_facts=["视力无下降", "无明显眼痛畏光", "无外伤或化学物溅入", "不戴隐形眼镜"],
+    )
+
+
+def hfmd_child_case() -> Case:
+    """Hand, foot and mouth disease in a child, told by the mother; the narrator note sits
+    inside the clause, not at its start."""
+    return Case(
+        id="hfmd-1",
+        source="synthetic",
+        department="儿科",
+        demographics=Demographics(sex="男", age=3),
+        chief_complaint="发热1天，手脚起疹子",
+        hpi=("患儿1天前（母亲代述）出现发热，最高38.5℃，今晨发现手心、脚心及臀部红色小疱疹，"
+             "因嘴疼不愿吃饭，喝水尚可。无呕吐，无抽搐。所在幼儿园班里近1周有2名小朋友患“手足口病”。"),
+        past_history="既往体健，按期预防接种。",
+        allergies="否认药物及食物过敏史。",
+        diagnosis=["手足口病"],
+        key_facts=["发热1天最高38.5℃", "因嘴疼不愿吃饭", "无抽搐"],
+    )
+
+
+def asthma_case() -> Case:
+    """An asthma attack in a patient who has known asthma for years: the disease is theirs to
+    name, this visit's judgement (急性发作) is not."""
+    return Case(
+        id="asthma-1",
+        source="synthetic",
+        department="急诊科",
+        demographics=Demographics(sex="女", age=35, occupation="教师"),
+        chief_complaint="喘息、胸闷2小时",
+        hpi="患者2小时前打扫卫生接触灰尘后出现胸闷、喘息，自用沙丁胺醇气雾剂4揿，效果不佳，可说完整句子。",
+        past_history="支气管哮喘10年，平时间断使用布地奈德福莫特罗吸入剂；5年前诊断“过敏性鼻炎”。",
+        personal_history="不吸烟。",
+        family_history="母亲有哮喘。",
+        allergies="阿司匹林服用后曾诱发喘息。",
+        diagnosis=["支气管哮喘急性发作（中度）"],
+        key_facts=["接触灰尘后喘息2小时", "哮喘病史10年", "母亲哮喘"],
+    )
