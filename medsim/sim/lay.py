@@ -115,6 +115,9 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
         # the parent speaks: the record's 父亲/母亲 are the child's
         text = text.replace("其父", "孩子爸爸").replace("其母", "孩子妈妈")
         text = text.replace("父亲", "孩子爸爸").replace("母亲", "孩子妈妈")
+    # 否认前列腺癌家族史: said as 家里没人得过前列腺癌, not word by word
+    text = re.sub(r"^(否认|无)(家族|遗传)+性?(遗传)?(病)?史$", "家里没人得过遗传病", text)
+    text = re.sub(r"^(否认|无)(.+?)(家族|遗传)+(病)?史$", r"家里没人得过\2", text)
     # one pass, longest match first, so a replacement is never replaced again
     out = _pattern().sub(lambda m: table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
