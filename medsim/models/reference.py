@@ -8,6 +8,8 @@ clinician would, then answers.
 
 from __future__ import annotations
 
+from rapidfuzz import fuzz
+
 from medsim.models.base import ChatContext, Message
 from medsim.models.offline import OfflineClinician, as_json, display_letters, display_order
 from medsim.models.registry import register_builtin
@@ -17,9 +19,14 @@ HISTORY_QUESTION = (
     "您好，请您详细说说这次哪里不舒服？什么时候开始的，持续多久了？是什么样的感觉，有多严重？"
     "有没有往别处放射？什么情况下加重或缓解？还有没有别的不舒服，比如发热、恶心呕吐？"
 )
-BACKGROUND_QUESTION = (
-    "以前得过什么病吗？有没有药物过敏？平时在吃什么药？抽烟喝酒吗？家里人有类似的病吗？"
+BACKGROUND_PARTS = (  # (question, words showing the topic was already asked or told)
+    ("以前得过什么病吗？", ("以前得过", "既往", "以前有", "病史")),
+    ("有没有药物过敏？", ("过敏",)),
+    ("平时在吃什么药？", ("吃什么药", "用药", "在吃", "服用")),
+    ("抽烟喝酒吗？", ("抽烟", "吸烟", "喝酒", "饮酒")),
+    ("家里人有类似的病吗？", ("家里人", "家族", "父亲", "母亲")),
 )
+BACKGROUND_QUESTION = "".join(question for question, _ in BACKGROUND_PARTS)
 
 
 def _first(value):
@@ -60,21 +67,30 @@ class ReferenceClinician(OfflineClinician):
         probe = context.case.probe
         if probe and probe.kind == "red_flag" and context.turn >= probe.at_turn:
             return self.answer(spec, context)  # a red flag is escalated at once
-        plan = self._plan(context)
-        if context.turn <= len(plan) and context.turn < scenario.clinician.max_turns:
-            return plan[context.turn - 1]
-        return self.answer(spec, context)
+        return self._next_move(messages, context)
 
-    @staticmethod
-    def _plan(context: ChatContext) -> list[str]:
-        """A careful history: the course, then each key fact asked about by name (two a turn),
-        the background, then examination and every recorded test — within the turn limit."""
-        facts = list(context.case.key_facts)
-        probes = ["请问：" + "；".join(facts[i:i + 2]) + "？" for i in range(0, len(facts), 2)]
-        plan = [HISTORY_QUESTION, *probes, BACKGROUND_QUESTION]
-        exam = ReferenceClinician._exam_and_tests(context)
-        room = context.scenario.clinician.max_turns - 2  # keep a turn for the exam and one to answer
-        return [*plan[:room], exam]
+    def _next_move(self, messages: list[Message], context: ChatContext) -> str:
+        """A careful history, decided afresh each turn from what has been said: the course, then
+        each key fact not yet heard (two a turn, never the same twice), the background, then the
+        examination and every recorded test — keeping one turn to answer."""
+        spec = context.scenario.final_answer_spec
+        asked = "\n".join(m["content"] for m in messages if m["role"] == "assistant")
+        heard = "\n".join(m["content"] for m in messages[2:] if m["role"] == "user")
+        turns_left = context.scenario.clinician.max_turns - context.turn
+        exam = self._exam_and_tests(context)
+        if context.turn == 1 and turns_left > 1:
+            return HISTORY_QUESTION
+        if turns_left > 1:
+            missing = [fact for fact in context.case.key_facts
+                       if fact not in asked and fuzz.partial_ratio(fact, heard) < 80]
+            if missing and turns_left > 2:
+                return "请问：" + "；".join(missing[:2]) + "？"
+            background = "".join(q for q, cues in BACKGROUND_PARTS if not any(c in asked + heard for c in cues))
+            if background and turns_left > 2:
+                return background
+            if exam not in asked and exam != BACKGROUND_QUESTION:
+                return exam
+        return self.answer(spec, context)
 
     @staticmethod
     def _exam_and_tests(context: ChatContext) -> str:
