@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # spelling (lower case) → canonical spelling
 _SPELLINGS: dict[str, str] = {}
@@ -138,6 +139,7 @@ def decimals(number: str) -> int:
     return len(number.split(".")[1]) if "." in number else 0
 
 
+@cache
 def molar_mass(name: str) -> float | None:
     """g/mol of the analyte a label names (TBIL, 总胆红素, Cr), when it is printed both ways."""
     from medsim.text.lexicon import get_lexicon  # the lexicon loads on first use, not on import
