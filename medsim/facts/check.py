@@ -179,9 +179,9 @@ def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     al = fuzz.partial_ratio_alignment(clause, rec.text, score_cutoff=72)
     if al is None:
         return None
-    if textlayer.negation_cues(rec.text, al.dest_start, al.dest_end):
+    if rec.context.negation_cues(al.dest_start, al.dest_end):
         return None  # the look-alike stretch is itself negated (无头晕、心慌)
-    polarity, owner = textlayer.polarity_at(rec.text, al.dest_start, al.dest_end)
+    polarity, owner = textlayer.polarity_at(rec.context, al.dest_start, al.dest_end)
     if polarity == c.polarity and owner == c.owner:
         return al.dest_start, al.dest_end
     return None
@@ -207,8 +207,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         for term in {c.key, c.text}:
             span = _locate(term, rec.text)
             if span:
-                polarity, owner = textlayer.polarity_at(rec.text, *span)
-                if any(cue not in term for cue in textlayer.negation_cues(rec.text, *span)):
+                polarity, owner = textlayer.polarity_at(rec.context, *span)
+                if any(cue not in term for cue in rec.context.negation_cues(*span)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break

@@ -433,7 +433,7 @@ def organisms(text: str) -> list[Claim]:
     """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
     out = []
     for m in _ORGANISM.finditer(text):
-        polarity, owner = textlayer.polarity_at(text, m.start("org"), m.end("org"))
+        polarity, owner = textlayer.polarity_at(textlayer.context(text), m.start("org"), m.end("org"))
         out.append(Claim("finding", m.start("org"), m.end("org"), m.group("org"), key=m.group("org"),
                          polarity=polarity, owner=owner, extra={"type": "organism"}))
     return out

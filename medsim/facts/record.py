@@ -9,6 +9,7 @@ from functools import lru_cache
 from medsim.facts import textlayer
 from medsim.facts.claims import Claim, extract_claims
 from medsim.facts.textlayer import SpanMap
+from medsim.text.negation import FindingContext
 
 
 @dataclass
@@ -17,6 +18,7 @@ class ClaimIndex:
     text: str  # normalized
     span_map: SpanMap
     claims: list[Claim]
+    context: FindingContext  # the text layer's cues, for stretches no claim covers
     by_kind: dict[str, list[Claim]] = field(default_factory=lambda: defaultdict(list))
     by_key: dict[tuple[str, str], list[Claim]] = field(default_factory=lambda: defaultdict(list))
 
@@ -36,7 +38,7 @@ class ClaimIndex:
 def _build(original: str) -> ClaimIndex:
     text, span_map = textlayer.normalize(original)
     claims = extract_claims(text)
-    idx = ClaimIndex(original, text, span_map, claims)
+    idx = ClaimIndex(original, text, span_map, claims, textlayer.context(text))
     for c in claims:
         idx.by_kind[c.kind].append(c)
         idx.by_key[(c.kind, c.key)].append(c)

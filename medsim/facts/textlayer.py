@@ -81,28 +81,23 @@ def clause_end(text: str, pos: int) -> int:
     return starts[i] if i < len(starts) else len(text)
 
 
-@lru_cache(maxsize=256)
-def _context(text: str) -> FindingContext:
-    a = _analysis(text)
+def context(text: str) -> FindingContext:
+    """The text layer's cues and clause bounds of ``text``; a record's index keeps its own, so
+    judging against it never analyzes the record again."""
     # the checker's texts are normalized already and normalizing is idempotent, so offsets agree
-    return FindingContext(a.normalized, a.entities)
+    return _analysis(text).context
 
 
-def polarity_at(text: str, start: int, end: int) -> tuple[str, str]:
+def polarity_at(ctx: FindingContext, start: int, end: int) -> tuple[str, str]:
     """(polarity, owner) of a stretch the extractor did not take as a finding (a fuzzy match in the
     record, a culture result), by the text layer's cues around it."""
-    f = _context(text).at(start, end)
+    f = ctx.at(start, end)
     return f.polarity, f.owner
-
-
-def negation_cues(text: str, start: int, end: int) -> list[str]:
-    """Negation cues written inside a stretch (无 in 淋巴结无肿大), pseudo-negations left out."""
-    return _context(text).negation_cues(start, end)
 
 
 def family_before(text: str, start: int, pos: int) -> bool:
     """A family word between ``start`` and ``pos`` (其父60岁 is not the patient's age)."""
-    return _context(text).has_family_marker(start, pos)
+    return context(text).has_family_marker(start, pos)
 
 
 _FINDING_TYPES = ("symptom", "disease")
