@@ -1,5 +1,7 @@
 """Lexicons: files with headers, synonyms, brands, lay language, departments."""
 
+import pytest
+
 from medsim.paths import lexicons_dir
 from medsim.text import get_lexicon
 
@@ -25,27 +27,26 @@ def test_lexicon_is_cached():
     assert get_lexicon() is get_lexicon()
 
 
-def test_brand_names_map_to_generic():
+@pytest.mark.parametrize(
+    ("surface", "canonical", "type_"),
+    [
+        # brand names → generic
+        ("拜阿司匹林", "阿司匹林", "drug"), ("波立维", "氯吡格雷", "drug"), ("络活喜", "氨氯地平", "drug"),
+        ("倍他乐克", "美托洛尔", "drug"),
+        # exam aliases
+        ("血细胞分析", "血常规", "exam"), ("CBC", "血常规", "exam"), ("WBC", "白细胞计数", "exam"),
+        ("尿常规", "尿常规", "exam"),
+        # department short forms
+        ("心内", "心血管内科", "department"), ("神外", "神经外科", "department"),
+        ("消化内科", "消化内科", "department"),
+        # how CMB-Clin records write incontinence and apnoea
+        ("漏尿", "尿失禁", "symptom"), ("尿外漏", "尿失禁", "symptom"),
+        ("睡眠呼吸暂停", "睡眠呼吸暂停", "symptom"), ("大小便失禁", "大小便失禁", "symptom"),
+    ],
+)
+def test_surface_forms_resolve(surface, canonical, type_):
     lex = get_lexicon()
-    assert lex.canonical("拜阿司匹林") == "阿司匹林"
-    assert lex.canonical("波立维") == "氯吡格雷"
-    assert lex.canonical("络活喜") == "氨氯地平"
-    assert lex.type_of("倍他乐克") == "drug"
-
-
-def test_exam_aliases():
-    lex = get_lexicon()
-    assert lex.canonical("血细胞分析") == "血常规"
-    assert lex.canonical("CBC") == "血常规"
-    assert lex.canonical("WBC") == "白细胞计数"
-    assert lex.type_of("尿常规") == "exam"
-
-
-def test_department_short_forms():
-    lex = get_lexicon()
-    assert lex.canonical("心内") == "心血管内科"
-    assert lex.canonical("神外") == "神经外科"
-    assert lex.type_of("消化内科") == "department"
+    assert (lex.canonical(surface), lex.type_of(surface)) == (canonical, type_)
 
 
 def test_lay_synonyms_both_ways():
@@ -94,14 +95,6 @@ def test_aliases_of_a_term():
     lex = get_lexicon()
     assert {"阿司匹林", "拜阿司匹林"} <= set(lex.aliases("拜阿司匹林"))
     assert lex.aliases("完全不相干的词") == []
-
-
-def test_incontinence_and_apnoea_as_records_write_them():
-    lex = get_lexicon()
-    assert lex.canonical("漏尿") == "尿失禁"
-    assert lex.canonical("尿外漏") == "尿失禁"
-    assert lex.type_of("睡眠呼吸暂停") == "symptom"
-    assert lex.type_of("大小便失禁") == "symptom"
 
 
 def test_lay_hernia_is_a_groin_hernia_and_its_kinds_are_narrower():
