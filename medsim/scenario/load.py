@@ -8,6 +8,7 @@ scenario's folder, case ids are unique, gold answers carry the fields the scenar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,12 @@ def load_case_file(path: Path, *, display: str | None = None) -> tuple[list[Case
     if case_file is None:
         return [], None, problems, located
     return case_file.cases, case_file.source, problems, located
+
+
+@lru_cache(maxsize=64)
+def _load_case_file_cached(path: Path, display: str, mtime_ns: int, size: int):
+    """Scenarios share case pools (the four inpatient stages): parse each file once per change."""
+    return load_case_file(path, display=display)
 
 
 def _resolve_case_path(scenario_path: Path, ref: str, located: Located) -> tuple[Path | None, list[Problem]]:
@@ -219,7 +226,9 @@ def load_scenario(path: Path | str, *, check_phi: bool = False) -> LoadedScenari
         if case_path:
             case_display = _display(case_path)
             try:
-                cases, case_source, errs, case_located = load_case_file(case_path, display=case_display)
+                stat = case_path.stat()
+                cases, case_source, errs, case_located = _load_case_file_cached(
+                    case_path, case_display, stat.st_mtime_ns, stat.st_size)
                 problems += errs
                 case_loc = () if case_path.suffix == ".jsonl" else ("cases",)
             except FileProblem as exc:
