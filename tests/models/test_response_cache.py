@@ -125,3 +125,17 @@ def test_a_write_that_keeps_failing_is_dropped_not_raised(tmp_path, caplog):
     asyncio.run(cache.aput("k2", ChatResult("y")))  # the cache goes on working
     cache.close()
     assert ResponseCache(db).get("k2").content == "y"
+
+
+def test_rows_reach_the_disk_without_close_across_event_loops(tmp_path):
+    db = tmp_path / "run.db"
+    cache = ResponseCache(db)
+
+    async def put_and_wait(key):
+        await cache.aput(key, ChatResult(key))
+        await asyncio.sleep(0.3)  # past the batch delay: written by the loop itself
+
+    asyncio.run(cache.aput("early", ChatResult("early")))  # this loop ends before its flush
+    asyncio.run(put_and_wait("late"))  # a new loop: the flush is set again, and runs
+    on_disk = {r[0] for r in sqlite3.connect(db).execute("SELECT key FROM response_cache")}
+    assert on_disk == {"early", "late"}
