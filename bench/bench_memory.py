@@ -99,7 +99,8 @@ def main() -> None:
     print(f"RSS after imports and warm-up: {base:.1f} MB")
     for done, mb in samples:
         print(f"  after {done:6d} calls: {mb:6.1f} MB")
-    print(f"peak RSS: {peak_mb():.1f} MB; growth over the run: {samples[-1][1] - samples[0][1]:+.1f} MB "
+    peak = max(peak_mb(), *(mb for _, mb in samples))  # getrusage and /proc round differently
+    print(f"peak RSS: {peak:.1f} MB; growth over the run: {samples[-1][1] - samples[0][1]:+.1f} MB "
           f"(from {samples[0][0]} to {samples[-1][0]} calls)")
     if not args.no_cache:
         print(f"cache file: {(tmp / 'run.db').stat().st_size / 2**20:.1f} MB")
