@@ -8,36 +8,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from medsim.scenario.registry import get_scenario, get_taxonomy
+from medsim.scenario.registry import get_taxonomy
+from medsim.scenario.schema import ScorerRef
 from medsim.scoring.aggregate import Item, dimension_scores, scenario_score
 from medsim.scoring.base import Score
 from medsim.store.db import Store
 
 
-def _items(store: Store, run_id: str) -> dict[str, list[Item]]:
+def _items(store: Store, run_id: str) -> tuple[dict[str, list[Item]], dict[str, list[ScorerRef]]]:
+    """Items per scenario, and each scenario's scorer weights as stored with the scores (a
+    user's or an imported scenario is weighted as it was run, not as a bundled file says)."""
     by_episode: dict[tuple[str, str, int], list[Score]] = {}
+    weights: dict[tuple[str, str, int], list[ScorerRef]] = {}
     for row in store.scores(run_id):
-        by_episode.setdefault((row["scenario_id"], row["case_id"], row["repeat"]), []).append(
+        key = (row["scenario_id"], row["case_id"], row["repeat"])
+        by_episode.setdefault(key, []).append(
             Score(row["scorer"], row["value"], row["reasons"], row["details"], row["error"]))
+        weights.setdefault(key, []).append(ScorerRef(name=row["scorer"], weight=row["weight"]))
+    refs: dict[str, list[ScorerRef]] = {}
+    for key, scenario_refs in weights.items():
+        refs.setdefault(key[0], scenario_refs)
     items: dict[str, list[Item]] = {}
     for episode in store.episodes(run_id):
         key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
         items.setdefault(episode["scenario_id"], []).append(
             Item(case_id=f"{episode['case_id']}#{episode['repeat']}", scores=by_episode.get(key, []),
                  error=episode["error"]))
-    return items
-
-
-def _scorer_refs(scenario_id: str):
-    try:
-        return get_scenario(scenario_id).scenario.scoring
-    except Exception:  # the scenario file may have moved since the run: weights default to 1
-        return None
+    return items, refs
 
 
 def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
     run = store.get_run(run_id)
-    items = _items(store, run["id"])
+    items, refs = _items(store, run["id"])
     episodes = store.episodes(run["id"])
     usage: dict[str, dict[str, float]] = {}
     for episode in episodes:
@@ -49,7 +51,7 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     scenario_scores = []
     scenarios = []
     for scenario_id, scenario_items in sorted(items.items()):
-        result = scenario_score(scenario_items, _scorer_refs(scenario_id), scenario_id=scenario_id)
+        result = scenario_score(scenario_items, refs.get(scenario_id), scenario_id=scenario_id)
         scenario_scores.append(result)
         use = usage.get(scenario_id, {})
         errors = sorted({item.error for item in scenario_items if item.error})

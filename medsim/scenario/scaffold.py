@@ -58,7 +58,7 @@ cases: cases/{id}.yaml
 _BODY = {
     "dialogue": """\
 patient:
-  opening: "{{chief_complaint}}"
+  opening: "{chief_complaint}"
   persona: {literacy: low, mood: anxious, style: plain}
   disclose:
     volunteered: [chief_complaint]

@@ -102,3 +102,20 @@ def test_rerun_with_cache_makes_no_model_calls(server, tmp_path: Path) -> None:
         "SELECT SUM(cached) FROM model_calls c JOIN episodes e ON e.id = c.episode_id WHERE e.run_id = ?",
         (second,)).fetchone()[0]
     assert cached == N_ITEMS
+
+
+def test_summary_weights_come_from_the_stored_scores(tmp_path: Path) -> None:
+    """A user's scenario is summarised with the weights it was run with, not a bundled file's."""
+    from medsim.report.summary import build_summary
+    from medsim.store.db import EpisodeRecord
+
+    store = Store(tmp_path / "runs.sqlite")
+    store.create_run("r1", "m", {}, "0", {})
+    for case_id, (a, b) in {"c1": (1.0, 0.0), "c2": (0.5, 1.0)}.items():
+        rows = [{"scorer": "choice", "value": a, "weight": 3.0}, {"scorer": "rouge", "value": b, "weight": 1.0}]
+        item = (3 * a + b) / 4
+        store.save_episode(EpisodeRecord("r1", "triage", case_id, 0, "done", {"turns": []}, rows, [],
+                                         item_score=item))
+    summary = build_summary(store, "r1")
+    (scenario,) = summary["scenarios"]
+    assert scenario["score"] == pytest.approx(((3 * 1 + 0) / 4 + (3 * 0.5 + 1) / 4) / 2)

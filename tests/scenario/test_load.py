@@ -142,3 +142,9 @@ def test_jsonl_cases(tmp_path: Path) -> None:
     found = problems_of(scenario)
     assert any(p.startswith("cases/demo.jsonl:2:") and "source" in p for p in found), found
     assert any("names option(s) Z" in p for p in found), found
+
+
+def test_dialogue_scaffold_opening_is_a_template_not_a_literal(tmp_path: Path) -> None:
+    scaffold("demo", "dialogue", tmp_path)
+    loaded = load_scenario(tmp_path / "demo.yaml")
+    assert loaded.scenario.patient.opening == "{chief_complaint}"
