@@ -57,7 +57,7 @@ def validate_command(paths: list[Path], *, phi: bool) -> None:
             problems.append(Problem(str(path), 1, 1, "", "file not found"))
             continue
         try:
-            loaded = load_scenario(path, check_phi=phi)
+            loaded = load_scenario(path, check_phi=phi, check_scorers=True)
             warnings += loaded.warnings
             checked += 1
         except ScenarioInvalid as exc:

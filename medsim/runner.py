@@ -173,7 +173,7 @@ def run_notes(config: RunConfig, loaded: list[LoadedScenario]) -> list[str]:
 
 
 def load_scenarios(config: RunConfig) -> list[LoadedScenario]:
-    return [get_scenario(name) for name in expand_scenarios(config.scenarios)]
+    return [get_scenario(name, check_scorers=True) for name in expand_scenarios(config.scenarios)]
 
 
 def start_run(store: Store, config: RunConfig, loaded: list[LoadedScenario], model_description: dict) -> str:

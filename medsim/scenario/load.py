@@ -7,6 +7,7 @@ scenario's folder, case ids are unique, gold answers carry the fields the scenar
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -63,11 +64,27 @@ def _pydantic_problems(exc: ValidationError, located: Located, prefix: tuple = (
         line, col = located.where(prefix + loc)
         message = error["msg"]
         if error["type"] == "extra_forbidden":
-            message = "unknown field (check the spelling; see scenarios/README.md for the fields)"
+            close = difflib.get_close_matches(str(loc[-1]), _known_fields(), n=1, cutoff=0.75) if loc else []
+            message = (f"unknown field; did you mean {close[0]}?" if close else
+                       "unknown field (check the spelling; see scenarios/README.md for the fields)")
         elif error["type"] == "missing":
             message = "required field is missing"
+        elif isinstance(error.get("input"), str | int | float) and len(str(error["input"])) <= 40:
+            message = f"{message} (got {error['input']!r})"
         problems.append(Problem(located.path, line, col, _field_path(prefix + loc), message))
     return problems
+
+
+@lru_cache(maxsize=1)
+def _known_fields() -> list[str]:
+    """Every field name of the file formats, for did-you-mean on a misspelt key."""
+    from medsim.scenario import schema
+
+    names: set[str] = set()
+    for model in vars(schema).values():
+        if isinstance(model, type) and issubclass(model, BaseModel) and model is not BaseModel:
+            names |= set(model.model_fields)
+    return sorted(names)
 
 
 def _validate(model: type[BaseModel], data: Any, located: Located, prefix: tuple = ()):
@@ -174,6 +191,35 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
     return problems
 
 
+def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
+    """Scorer names and settings must exist: a misspelt one would be silently skipped or ignored."""
+    from medsim.scoring.base import config_keys, scorer_names
+
+    known = scorer_names()
+    problems = []
+    raw = located.data.get("scoring") if isinstance(located.data, dict) else None
+    for index, ref in enumerate(scenario.scoring):
+        short = isinstance(raw, list) and index < len(raw) and isinstance(raw[index], dict) and ref.name in raw[index]
+        base = ("scoring", index, ref.name) if short else ("scoring", index)
+        if ref.name not in known:
+            close = difflib.get_close_matches(ref.name, known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else f" (known: {', '.join(known)})"
+            line, col = located.where(base)
+            problems.append(Problem(located.path, line, col, _field_path(base), f"no scorer named {ref.name!r}{hint}"))
+            continue
+        allowed = config_keys(ref.name)
+        for key in ref.config:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, sorted(allowed), n=1)
+                hint = (f"; did you mean {close[0]}?" if close else
+                        f" ({ref.name} takes {', '.join(sorted(allowed)) or 'no settings'} and weight)")
+                loc = (*base, key) if short else (*base, "config", key)
+                line, col = located.where(loc)
+                problems.append(Problem(located.path, line, col, _field_path(loc),
+                                        f"unknown setting for scorer {ref.name}{hint}"))
+    return problems
+
+
 def _gold_type_ok(value: Any, type_name: str) -> bool:
     if type_name == "int":
         return isinstance(value, int) and not isinstance(value, bool)
@@ -200,7 +246,7 @@ def _phi_warnings(cases: list[Case], located: Located, display: str, case_loc: t
     return out
 
 
-def load_scenario(path: Path | str, *, check_phi: bool = False) -> LoadedScenario:
+def load_scenario(path: Path | str, *, check_phi: bool = False, check_scorers: bool = False) -> LoadedScenario:
     """Load and check one scenario file. Raises ScenarioInvalid with every problem found."""
     path = Path(path)
     display = _display(path)
@@ -242,6 +288,8 @@ def load_scenario(path: Path | str, *, check_phi: bool = False) -> LoadedScenari
         problems.append(Problem(display, *located.where(("cases",)), "cases", "the scenario has no cases"))
     if scenario is not None:
         problems += _cross_checks(scenario, cases, case_located, case_display, case_loc)
+        if check_scorers:
+            problems += _scorer_problems(scenario, located)
     errors = [p for p in problems if p.severity == "error"]
     if errors or scenario is None:
         raise ScenarioInvalid(errors or problems)

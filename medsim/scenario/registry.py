@@ -34,20 +34,23 @@ def scenario_ids(folder: Path | None = None) -> list[str]:
 
 
 @cache
-def _load_cached(path: str, mtime: float) -> LoadedScenario:
-    return load_scenario(Path(path))
+def _load_cached(path: str, mtime: float, check_scorers: bool) -> LoadedScenario:
+    return load_scenario(Path(path), check_scorers=check_scorers)
 
 
-def get_scenario(scenario_id: str, folder: Path | None = None) -> LoadedScenario:
-    """Load a bundled scenario by id (its file is ``<id>.yaml``), or a path to any scenario file."""
+def get_scenario(scenario_id: str, folder: Path | None = None, *, check_scorers: bool = False) -> LoadedScenario:
+    """Load a bundled scenario by id (its file is ``<id>.yaml``), or a path to any scenario file.
+
+    ``check_scorers`` also checks scorer names and settings (it imports the scorers, which
+    `medsim list` does not need)."""
     candidate = Path(scenario_id)
     if candidate.suffix in {".yaml", ".yml"} and candidate.exists():
-        return _load_cached(str(candidate.resolve()), candidate.stat().st_mtime)
+        return _load_cached(str(candidate.resolve()), candidate.stat().st_mtime, check_scorers)
     folder = folder or scenarios_dir()
     path = folder / f"{scenario_id}.yaml"
     if not path.is_file():
         raise UnknownName("scenario", scenario_id, scenario_ids(folder))
-    return _load_cached(str(path), path.stat().st_mtime)
+    return _load_cached(str(path), path.stat().st_mtime, check_scorers)
 
 
 def find_case(case_id: str, folder: Path | None = None) -> tuple[Scenario, Case]:

@@ -34,18 +34,26 @@ class ScoreInput:
 
 ScorerFn = Callable[[ScoreInput], Score]
 _REGISTRY: dict[str, ScorerFn] = {}
+_CONFIG_KEYS: dict[str, frozenset[str]] = {}
 
 
-def scorer(name: str) -> Callable[[ScorerFn], ScorerFn]:
-    """Register a scorer under ``name`` (the name scenario YAML files use)."""
+def scorer(name: str, *, config: tuple[str, ...] = ()) -> Callable[[ScorerFn], ScorerFn]:
+    """Register a scorer under ``name`` (the name scenario YAML files use). ``config`` lists the
+    settings it reads, so `medsim validate` can call a misspelt setting an error."""
 
     def register(fn: ScorerFn) -> ScorerFn:
         if name in _REGISTRY:
             raise ValueError(f"scorer {name!r} registered twice")
         _REGISTRY[name] = fn
+        _CONFIG_KEYS[name] = frozenset(config)
         return fn
 
     return register
+
+
+def config_keys(name: str) -> frozenset[str]:
+    load_builtin_scorers()
+    return _CONFIG_KEYS.get(name, frozenset())
 
 
 def get_scorer(name: str) -> ScorerFn:

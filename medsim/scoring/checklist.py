@@ -63,7 +63,7 @@ async def _ask(judge: Any, prompt: str, *, temperature: float, seed: int, inp: S
     return None, replies
 
 
-@scorer(NAME)
+@scorer(NAME, config=("combine", "core_weight", "parse_retries", "prompt", "protocol", "runs", "seed", "temperature"))
 async def score_checklist(inp: ScoreInput) -> Score:
     judges = inp.services.get("judge")
     if not judges:

@@ -32,7 +32,7 @@ def predicted_letters(answer: Any, letters: list[str] | None = None) -> list[str
     return extract_choices(str(answer), letters)
 
 
-@scorer(NAME)
+@scorer(NAME, config=("partial", "shuffle"))
 def score_choice(inp: ScoreInput) -> Score:
     """Exact set match; multiple-answer items get Jaccard credit when ``partial: true``."""
     if (s := unparsed(NAME, inp)) is not None:

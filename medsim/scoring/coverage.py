@@ -15,7 +15,7 @@ from medsim.scoring.common import answer_text, no_gold
 NAME = "coverage"
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field", "key_facts"))
 def score_coverage(inp: ScoreInput) -> Score:
     facts = inp.config.get("key_facts") or inp.case.key_facts
     if not facts:

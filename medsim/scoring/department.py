@@ -51,7 +51,7 @@ def same_department(pred: str, gold: str) -> str | None:
     return None
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field",))
 def score_department(inp: ScoreInput) -> Score:
     """1 when the department matches; an answer naming several (心内科或急诊科) is judged by its first."""
     if (s := unparsed(NAME, inp)) is not None:

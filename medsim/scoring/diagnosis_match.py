@@ -39,7 +39,7 @@ def diagnosis_items(raw: object) -> list[str]:
     return items
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field", "threshold"))
 def score_diagnosis(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

@@ -65,7 +65,7 @@ def field_credit(pred: Any, gold: Any, kind: str | None = None) -> tuple[float, 
     return float(m.ok), m.how or "term"
 
 
-@scorer(NAME)
+@scorer(NAME, config=("fields",))
 def score_extraction(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

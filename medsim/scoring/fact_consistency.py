@@ -51,7 +51,7 @@ def clinician_prose(inp: ScoreInput) -> str:
     return "\n".join(statements(t) for t in turns)
 
 
-@scorer(NAME)
+@scorer(NAME, config=("max_listed",))
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
     if not text.strip():

@@ -25,7 +25,7 @@ from medsim.sim.info import info_gathering
 NAME = "info_gathering"
 
 
-@scorer(NAME)
+@scorer(NAME, config=("max_repeat_penalty", "repeat_penalty"))
 def score_info_gathering(inp: ScoreInput) -> Score:
     if not inp.case.key_facts:
         return no_gold(NAME, "key_facts")

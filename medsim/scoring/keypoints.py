@@ -28,7 +28,7 @@ def check_points(text: str, points: list[str]) -> tuple[list[str], list[str], di
     return met, missed, negated
 
 
-@scorer(NAME)
+@scorer(NAME, config=("answer_field", "field"))
 def score_keypoints(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

@@ -99,7 +99,7 @@ def _renumbered(display: list[int]) -> bool:
     return len(display) >= 2 and display == list(range(1, len(display) + 1))
 
 
-@scorer(NAME)
+@scorer(NAME, config=())
 def score_ordering(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

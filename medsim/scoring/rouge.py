@@ -33,7 +33,7 @@ def rouge_scores(pred: list[str], ref: list[str]) -> dict[str, float]:
     return {"rouge1_p": p1, "rouge1_r": r1, "rouge1_f": f1, "rougeL_p": pl, "rougeL_r": rl, "rougeL_f": fl}
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field", "variant"))
 def score_rouge(inp: ScoreInput) -> Score:
     """value = ROUGE-L F (``variant: rouge1`` for ROUGE-1 F)."""
     if (s := unparsed(NAME, inp)) is not None:

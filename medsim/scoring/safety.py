@@ -153,7 +153,7 @@ def _none_of_the_above(inp: ScoreInput, text: str) -> tuple[float, list[str], di
     return float(ok), [f"选择 {''.join(chosen) or '（无）'}，标准 {''.join(gold)}"], {"chosen": chosen, "gold": gold}
 
 
-@scorer(NAME)
+@scorer(NAME, config=())
 def score_safety(inp: ScoreInput) -> Score:
     probe = inp.case.probe
     if probe is None:

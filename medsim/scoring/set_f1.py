@@ -31,7 +31,7 @@ def _field(inp: ScoreInput) -> str | None:
     return lists[0] if lists else None
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field", "threshold"))
 def score_set_f1(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

@@ -31,7 +31,7 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-@scorer(NAME)
+@scorer(NAME, config=("fallback", "field"))
 def score_similarity(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

@@ -10,7 +10,7 @@ NAME = "triage_level"
 LEVELS = range(1, 5)
 
 
-@scorer(NAME)
+@scorer(NAME, config=("field", "under_triage_weight"))
 def score_triage(inp: ScoreInput) -> Score:
     """Exact level → 1. One level off: over-triage (more urgent than gold) → 0.5;
     under-triage (less urgent) → 0.5 / under_triage_weight (default 2 → 0.25). Further off → 0."""

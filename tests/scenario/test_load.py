@@ -148,3 +148,17 @@ def test_dialogue_scaffold_opening_is_a_template_not_a_literal(tmp_path: Path) -
     scaffold("demo", "dialogue", tmp_path)
     loaded = load_scenario(tmp_path / "demo.yaml")
     assert loaded.scenario.patient.opening == "{chief_complaint}"
+
+
+def test_unknown_scorers_and_settings_are_errors_when_checked(scenario_dir: Path) -> None:
+    path = scenario_dir / "demo.yaml"
+    text = path.read_text(encoding="utf-8").replace("  - info_gathering: {}", "  - info_gatherin: {}")
+    path.write_text(text.replace("under_triage_weight: 2", "under_triage_wieght: 2"), encoding="utf-8")
+    load_scenario(path)  # names are only checked on request (`medsim list` does not import scorers)
+    with pytest.raises(ScenarioInvalid) as caught:
+        load_scenario(path, check_scorers=True)
+    found = [str(p) for p in caught.value.problems]
+    assert any("scoring[2].info_gatherin: no scorer named 'info_gatherin'; did you mean info_gathering?" in p
+               for p in found), found
+    assert any("under_triage_wieght: unknown setting for scorer triage_level; did you mean under_triage_weight?"
+               in p for p in found), found
