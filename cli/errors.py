@@ -6,7 +6,9 @@ from __future__ import annotations
 def describe(exc: BaseException) -> tuple[str, str | None]:
     name = type(exc).__name__
     if name == "UnknownName":
-        return str(exc), "`medsim list` shows the bundled scenarios"
+        hints = {"scenario": "`medsim list` shows the bundled scenarios",
+                 "case": "`medsim show SCENARIO` shows a scenario's cases"}
+        return str(exc), hints.get(getattr(exc, "kind", ""))
     if name == "ScenarioInvalid":
         return str(exc), "fix the lines above, then run `medsim validate FILE`"
     if name in {"ConfigError", "BackendUnavailable", "StoreError"}:

@@ -123,8 +123,9 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
     config.limit = None
     run_id = start_run(store, config, [loaded], {"name": model, "mode": "play", "case": case.id})
     s = loaded.scenario
-    console.print(Panel(f"[bold]{safe(s.name)}[/] ({safe(s.name_en)}) · case {safe(case.id)} · "
-                        f"{safe(case.department or '')}\nclinician: {safe(model)} · patient: {safe(patient)} · "
+    # No department in the header: in triage and consultation it is part of the graded answer.
+    console.print(Panel(f"[bold]{safe(s.name)}[/] ({safe(s.name_en)}) · case {safe(case.id)}"
+                        f"\nclinician: {safe(model)} · patient: {safe(patient)} · "
                         f"run {safe(run_id)}", title="medsim play"))
     if human:
         from medsim.models.human import HELP

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli.console import EXIT_USAGE, console, err_console, fail
+from cli.console import EXIT_FAIL, EXIT_USAGE, console, err_console, fail
 from cli.safe import safe
 from medsim.store.db import EpisodeRecord, Store
 
@@ -66,8 +66,12 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
         start_run,
     )
 
-    if concurrency < 1 or repeats < 1 or (limit is not None and limit < 1):
-        fail("--concurrency, --repeats and --limit take whole numbers ≥ 1")
+    for flag, value in (("--concurrency", concurrency), ("--repeats", repeats), ("--limit", limit)):
+        if value is not None and value < 1:
+            fail(f"{flag} {value}: give a whole number ≥ 1")
+    from medsim.scenario.registry import get_taxonomy
+
+    get_taxonomy(taxonomy)  # an unknown --taxonomy is reported now, not after the run
     if not patient.startswith(("rule", "llm:")):
         fail(f"unknown patient simulator {patient!r}", hint="use --patient rule or --patient llm:MODEL")
     store = open_store(db)
@@ -110,6 +114,13 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
     from cli.report_view import print_summary
 
     print_summary(store, run_id, taxonomy)
+    episodes = store.episodes(run_id)
+    failed = sum(e["status"] == "error" for e in episodes)
+    if failed:
+        # A run with failed items is not a clean run: scripts and CI must see it.
+        err_console.print(f"[red]{failed} of {len(episodes)} item(s) failed[/] (recorded with their reasons, not "
+                          f"scored); retry them with `medsim run --resume {run_id} --db {db}`")
+        raise SystemExit(EXIT_FAIL)
 
 
 def runs_command(db: Path) -> None:

@@ -20,7 +20,9 @@ class UnknownName(LookupError):
     def __init__(self, kind: str, name: str, known: list[str]):
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
         hint = f" — did you mean {' or '.join(close)}?" if close else ""
-        super().__init__(f"unknown {kind} {name!r}{hint} (known: {', '.join(known) or 'none'})")
+        shown = known if len(known) <= 20 else [*known[:20], "…"]
+        super().__init__(f"unknown {kind} {name!r}{hint} (known: {', '.join(shown) or 'none'})")
+        self.kind = kind
         self.suggestions = close
 
 

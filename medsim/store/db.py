@@ -115,11 +115,18 @@ class EpisodeRecord:
 class Store:
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.is_dir():
+            raise StoreError(f"folder {self.path.parent} does not exist", hint="create it, or pass another --db")
         self._lock = threading.Lock()
         try:
             self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
             self._conn.row_factory = sqlite3.Row
+            tables = {row[0] for row in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not tables & {"runs", "meta", "response_cache"}:
+                # Someone else's database: adding medsim's tables to it would be rude and confusing.
+                self._conn.close()
+                raise StoreError(f"{self.path} is an SQLite database, but not a medsim run store",
+                                 hint="pass --db with a new file name, or a file `medsim run` wrote")
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA foreign_keys=ON")

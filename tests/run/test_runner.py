@@ -119,3 +119,19 @@ def test_summary_weights_come_from_the_stored_scores(tmp_path: Path) -> None:
     summary = build_summary(store, "r1")
     (scenario,) = summary["scenarios"]
     assert scenario["score"] == pytest.approx(((3 * 1 + 0) / 4 + (3 * 0.5 + 1) / 4) / 2)
+
+
+def test_store_refuses_someone_elses_database_and_missing_folders(tmp_path: Path) -> None:
+    from medsim.store.db import StoreError
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE patients (name TEXT)")
+    with pytest.raises(StoreError, match="not a medsim run store"):
+        Store(other)
+    with sqlite3.connect(other) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"patients"}, "nothing was added to the foreign file"
+    with pytest.raises(StoreError, match="does not exist"):
+        Store(tmp_path / "no" / "such" / "runs.sqlite")
+    assert not (tmp_path / "no").exists()
