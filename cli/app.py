@@ -23,6 +23,20 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        import medsim
+
+        print(f"medsim {medsim.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print the version and exit")] = False) -> None:
+    """Evaluate large language models in Chinese clinical work (medsim 中文临床大模型评测)."""
+
+
 # ------------------------------------------------------------------ scenarios
 
 @app.command("validate")

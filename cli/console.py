@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from rich.console import Console
@@ -10,7 +11,10 @@ EXIT_OK = 0
 EXIT_FAIL = 1  # the job ran and found something (e.g. a stale schema)
 EXIT_USAGE = 2  # bad input: file, flag or id
 
-console = Console(highlight=False)
+# Piped or captured output gets a wide console (rich would use 80 columns) so tables stay
+# readable in logs; COLUMNS still wins when set.
+_WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 160
+console = Console(highlight=False, width=_WIDTH)
 # soft_wrap: a problem line stays one line, so editors and grep can jump to file:line:col.
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 

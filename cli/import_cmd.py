@@ -33,8 +33,9 @@ def _finish(result, out: Path) -> None:
             err_console.print(f"  … and {len(result.skipped) - 50} more")
     for note in result.notes:
         console.print(f"[dim]note: {safe(note)}[/]")
+    first = out / f"{result.scenarios[0].scenario['id']}.yaml" if result.scenarios else out
     console.print(f"{len(written) // 2} scenario(s), {result.n_cases} case(s). Next: "
-                  f"[bold]medsim validate {safe(out)}[/] and [bold]medsim run {safe(out)}/ID.yaml --model …[/]")
+                  f"[bold]medsim validate {safe(out)}[/] and [bold]medsim run {safe(first)} --model …[/]")
 
 
 def _guard(fn, *args):

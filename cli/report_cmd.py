@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from cli.console import console, fail
+from cli.console import console, err_console, fail
 from cli.safe import safe
 from medsim.store.db import Store
 
@@ -80,3 +80,7 @@ def compare_command(run_ids: list[str], db: Path, taxonomy: str) -> None:
         diffs.add_row(safe(d["scenario"]), safe(d["a"]), safe(d["b"]), str(d["n"]),
                       "—" if d["diff"] is None else f"{d['diff']:+.3f}", ci, sig)
     console.print(diffs)
+    unpaired = [d for d in result["pairs"] if d["scenario"] == "(all shared items)" and d["n"] == 0]
+    for d in unpaired:
+        err_console.print(f"[yellow]warning:[/] {safe(d['a'])} and {safe(d['b'])} share no items; their "
+                          "leaderboard positions compare different scenarios or cases")

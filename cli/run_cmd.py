@@ -19,6 +19,7 @@ from medsim.store.db import EpisodeRecord, Store
 class _Counter:
     task: int
     errors: int = 0
+    cached: int = 0
     tokens: int = 0
     cost: float = 0.0
 
@@ -31,23 +32,27 @@ class ProgressEvents:
         self.counters: dict[str, _Counter] = {}
 
     def planned(self, scenario_id: str, total: int, already_done: int) -> None:
-        task = self.progress.add_task(scenario_id, total=total, completed=already_done, errors=0, tokens=0, cost="")
+        task = self.progress.add_task(scenario_id, total=total, completed=already_done, errors=0, tokens=0, cost="",
+                                      cached="")
         self.counters[scenario_id] = _Counter(task)
 
     def item_done(self, scenario_id: str, record: EpisodeRecord) -> None:
         counter = self.counters[scenario_id]
         counter.errors += record.status == "error"
+        counter.cached += sum(1 for c in record.calls if c.get("cached"))
         counter.tokens += sum(c.get("prompt_tokens", 0) + c.get("completion_tokens", 0) for c in record.calls)
         counter.cost += sum(c.get("cost", 0.0) for c in record.calls)
         self.progress.update(counter.task, advance=1, errors=counter.errors, tokens=counter.tokens,
-                             cost=f"${counter.cost:.4f}" if counter.cost else "")
+                             cost=f"${counter.cost:.4f}" if counter.cost else "",
+                             cached=f"{counter.cached} cached" if counter.cached else "")
 
 
 def _progress() -> Progress:
     return Progress(
         TextColumn("[bold]{task.description:<18}"), BarColumn(bar_width=24), MofNCompleteColumn(),
         TextColumn("[red]{task.fields[errors]} err[/]"), TextColumn("{task.fields[tokens]:>8} tok"),
-        TextColumn("{task.fields[cost]}"), TimeElapsedColumn(), console=console, transient=False,
+        TextColumn("{task.fields[cost]}"), TextColumn("[dim]{task.fields[cached]}[/]"), TimeElapsedColumn(),
+        console=console, transient=False,
     )
 
 

@@ -146,7 +146,7 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
                "<th>errors</th><th>by scorer</th><th>tokens</th><th>cost</th><th>mean latency</th></tr>")
     for s in summary["scenarios"]:
         ci = f"{s['ci'][0]:.3f}–{s['ci'][1]:.3f}" if s["ci"] else ""
-        by = "; ".join(f"{esc(k)} {v:.2f}" for k, v in sorted(s["by_scorer"].items()))
+        by = "; ".join(f"{esc(k)} {v:.2f}" for k, v in [*sorted(s["by_scorer"].items()), *s["rates"].items()])
         latency = "" if s["mean_latency_s"] is None else f"{s['mean_latency_s']:.2f}s"
         errors = f"<span class='err'>{s['errors']}</span>" if s["errors"] else "0"
         out.append(f"<tr><td>{esc(s['id'])}</td><td class='num'>{_fmt(s['score'])}</td><td class='num'>{ci}</td>"

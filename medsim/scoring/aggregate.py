@@ -147,6 +147,9 @@ def dimension_scores(scenario_scores: Iterable[ScenarioScore], taxonomy: Taxonom
             out.append(DimensionScore(dim.id, dim.name, None, None, [], missing))
             continue
         score = _mean([s.score for s in present if s.score is not None])
+        if len(present) == 1:  # one scenario: its own interval, not a second resample of it
+            out.append(DimensionScore(dim.id, dim.name, score, present[0].ci, [present[0].scenario_id], missing))
+            continue
         rng = random.Random(f"{seed}:{dim.id}")
         means = []
         for _ in range(n_boot):

@@ -172,8 +172,10 @@ class Store:
             matches = [r["id"] for r in self._conn.execute("SELECT id FROM runs WHERE id LIKE ?", (f"%{run_id}%",))]
             if len(matches) == 1:
                 return self.get_run(matches[0])
-            hint = f"matching runs: {', '.join(matches)}" if matches else "`medsim runs` lists the stored runs"
-            raise StoreError(f"no run {run_id!r} in {self.path}", hint=hint)
+            if matches:
+                raise StoreError(f"run id {run_id!r} is ambiguous in {self.path}: it matches {len(matches)} runs",
+                                 hint=f"give more of the id: {', '.join(matches[:10])}")
+            raise StoreError(f"no run {run_id!r} in {self.path}", hint="`medsim runs` lists the stored runs")
         run = dict(row)
         run["config"] = json.loads(run["config"])
         run["file_hashes"] = json.loads(run["file_hashes"])
