@@ -80,7 +80,8 @@ def validate_command(paths: list[Path], *, phi: bool) -> None:
     if problems:
         err_console.print(f"[bold red]{len(problems)} error(s)[/] in {len(files)} file(s)")
         raise SystemExit(EXIT_USAGE)
-    console.print(f"[green]ok[/]: {checked} scenario file(s) valid"
+    where = f" in {scenarios_dir()}" if not paths else ""
+    console.print(f"[green]ok[/]: {checked} scenario file(s) valid{safe(where)}"
                   + (f", {len(warnings)} warning(s)" if warnings else ""))
     raise SystemExit(EXIT_OK)
 

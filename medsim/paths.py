@@ -28,9 +28,16 @@ def _bundled(folder: str, package: str) -> Path:
 
 @cache
 def scenarios_dir() -> Path:
-    """The bundled scenarios folder (``MEDSIM_SCENARIOS`` overrides it)."""
+    """The bundled scenarios folder: ``MEDSIM_SCENARIOS`` if set; else ``./scenarios`` when the
+    working directory is a medsim checkout (an author editing the bundled scenarios sees their
+    edits, even with a non-editable install); else the installed copy."""
     override = os.environ.get("MEDSIM_SCENARIOS")
-    return Path(override) if override else _bundled("scenarios", "medsim._scenarios")
+    if override:
+        return Path(override)
+    checkout = Path.cwd() / "scenarios"
+    if (checkout / ".medsim-bundle").exists():
+        return checkout
+    return _bundled("scenarios", "medsim._scenarios")
 
 
 @cache

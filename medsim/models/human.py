@@ -90,6 +90,12 @@ class HumanClinician:
                 except ValueError as exc:
                     self.io.tell(f"{exc}；例如 /answer " + " ".join(f"<{n}>" for n in spec.fields))
                     continue
+                from medsim.sim.answer import parse_answer
+
+                parsed = parse_answer(text, spec)
+                if parsed.error:  # say so now rather than score an answer the user did not mean
+                    self.io.tell(f"答案无法读取：{parsed.error}。请重新输入 /answer")
+                    continue
             elif command.startswith("/"):
                 self.io.tell(f"未知命令 {command}。{HELP}")
                 continue
