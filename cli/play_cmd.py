@@ -137,13 +137,16 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
     try:
         record = asyncio.run(run_item(run_id, loaded, case, 0, config, services, store, hooks=hooks))
     except QuitEpisode:
+        services.close()
         store.set_run_status(run_id, "interrupted")
         console.print("[yellow]left the session[/]; nothing was scored")
         return
     except KeyboardInterrupt:
+        services.close()
         store.set_run_status(run_id, "interrupted")
         console.print("\n[yellow]interrupted[/]; nothing was scored")
         raise SystemExit(130) from None
+    services.close()
     store.set_run_status(run_id, "done")
     if record.error:
         console.print(f"[red]the episode ended with an error[/]: {safe(record.error)} (recorded, not scored)")

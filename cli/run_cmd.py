@@ -98,12 +98,13 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
     if config.model == "human":
         fail("--model human is interactive", hint="use `medsim play SCENARIO --model human`")
     services = make_services(config, store)
+    loaded = load_scenarios(config)
+    _check_endpoints(config, services)  # before the run is created: a dead URL leaves nothing behind
     if not resume:
-        loaded = load_scenarios(config)
         describe = getattr(services.clinician, "describe", lambda: {"name": config.model})
         run_id = start_run(store, config, loaded, describe())
         console.print(f"run [bold]{safe(run_id)}[/]: model {safe(config.model)}, store {safe(db)}")
-    for note in run_notes(config, load_scenarios(config)):
+    for note in run_notes(config, loaded):
         console.print(f"[dim]note: {safe(note)}[/]")
     started = time.monotonic()
     with _progress() as progress:
@@ -115,6 +116,8 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
             err_console.print(f"[yellow]interrupted[/]: finished episodes are saved; continue with "
                               f"`medsim run --resume {run_id} --db {db}`")
             raise SystemExit(130) from None
+        finally:
+            services.close()
     console.print(f"finished in {time.monotonic() - started:.1f}s")
     from cli.report_view import print_summary
 
@@ -126,6 +129,33 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
         err_console.print(f"[red]{failed} of {len(episodes)} item(s) failed[/] (recorded with their reasons, not "
                           f"scored); retry them with `medsim run --resume {run_id} --db {db}`")
         raise SystemExit(EXIT_FAIL)
+
+
+def _check_endpoints(config, services) -> None:
+    """One quick look at each endpoint the run will call; a certain failure stops it here."""
+    from medsim.models.config import ConfigError
+    from medsim.models.preflight import endpoint_problem
+
+    judges = services.judge if isinstance(services.judge, list) else [services.judge]
+    models = [("clinician", services.clinician), *(("judge", j) for j in judges if j is not None)]
+    if config.patient.startswith("llm:") and services.resolver:
+        models.append(("patient", services.resolver(config.patient.split(":", 1)[1])))
+
+    async def look() -> list[str]:
+        problems = []
+        for role, model in models:
+            problem = await endpoint_problem(model)
+            if problem:
+                problems.append(f"{role} model {getattr(model, 'name', '')}: {problem}")
+            close = getattr(model, "aclose", None)
+            if close:
+                await close()  # its HTTP client belongs to this short-lived event loop
+        return problems
+
+    problems = asyncio.run(look())
+    if problems:
+        raise ConfigError("; ".join(problems) + ". Check --base-url / models.yaml, that the server is up, "
+                          "and the API key variable.")
 
 
 def runs_command(db: Path) -> None:

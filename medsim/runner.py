@@ -63,9 +63,15 @@ class Services:
     """The models a run uses besides the clinician."""
 
     clinician: ChatModel
-    judge: ChatModel | None = None
+    judge: ChatModel | list[ChatModel] | None = None
     embedder: Any = None
     resolver: Callable[[str], ChatModel] | None = None
+    cache: Any = None  # medsim.store.cache.ResponseCache
+
+    def close(self) -> None:
+        """Flush the response cache: rows it buffers would otherwise wait for interpreter exit."""
+        if self.cache is not None:
+            self.cache.close()
 
 
 class RunEvents(Protocol):
@@ -263,7 +269,7 @@ def make_services(config: RunConfig, store: Store | None, *, human_io: Any = Non
         from medsim.models.embeddings import resolve_embedder
 
         embedder = resolve_embedder(config.embedder, base_url=config.base_url, models_file=config.models_file)
-    return Services(clinician=clinician, judge=judge, embedder=embedder, resolver=resolver)
+    return Services(clinician=clinician, judge=judge, embedder=embedder, resolver=resolver, cache=cache)
 
 
 def open_store(path: Path | str | None) -> Store:

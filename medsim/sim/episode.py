@@ -101,7 +101,9 @@ class _Episode:
         try:
             result = await self.clinician.chat(
                 messages, temperature=self.settings.temperature, max_tokens=self.settings.max_tokens,
-                seed=self.settings.seed, json_mode=False, on_token=self.hooks.on_token, context=context)
+                # Each repeat its own seed: the same seed would make a repeat a cache hit.
+                seed=self.settings.seed + self.settings.repeat, json_mode=False, on_token=self.hooks.on_token,
+                context=context)
         except ModelCallError as exc:
             self.calls.append(call_record("clinician", None, self.clinician.name, exc.reason, exc.attempts))
             raise
