@@ -36,6 +36,10 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         score, ci = _fmt(d["score"], d["ci"])
         dims.add_row(f"{safe(d['name'])} ({safe(d['id'])})", score, ci, safe(", ".join(d["scenarios"]) or "—"))
     console.print(dims)
+    for name, sim in summary.get("simulators", {}).items():
+        flagged = f", {sim['flagged_turns']} kept flagged, {sim['regenerations']} regenerated" if name != "rule" else ""
+        console.print(f"[dim]patient simulator {safe(name)}: {sim['turns']} turns in {sim['episodes']} "
+                      f"episodes{flagged}[/]")
     errors = [s for s in summary["scenarios"] if s["errors"]]
     for s in errors:
         console.print(f"[red]{s['errors']} error(s) in {safe(s['id'])}[/] (not scored): "

@@ -153,7 +153,12 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
                    f"<td class='num'>{s['n']}</td><td class='num'>{errors}</td><td>{by}</td>"
                    f"<td class='num'>{s['tokens']}</td><td class='num'>{s['cost']:.4f}</td>"
                    f"<td class='num'>{latency}</td></tr>")
-    out.append("</table><h2>Transcripts</h2>")
+    out.append("</table>")
+    for name, sim in summary.get("simulators", {}).items():
+        out.append(f"<p class='muted'>patient simulator {esc(name)}: {sim['turns']} turns in {sim['episodes']} "
+                   f"episodes; {sim['regenerations']} regenerated, {sim['flagged_turns']} kept flagged by the "
+                   "fact guard</p>")
+    out.append("<h2>Transcripts</h2>")
     by_scenario: dict[str, list[dict[str, Any]]] = {}
     for episode in store.episodes(run_id):
         by_scenario.setdefault(episode["scenario_id"], []).append(episode)

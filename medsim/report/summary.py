@@ -37,6 +37,23 @@ def _items(store: Store, run_id: str) -> tuple[dict[str, list[Item]], dict[str, 
     return items, refs
 
 
+def simulator_stats(episodes: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per patient simulator: turns, and how many were regenerated or kept flagged by the fact
+    guard — the figures that say how far a dialogue score can be trusted."""
+    out: dict[str, dict[str, int]] = {}
+    for episode in episodes:
+        info = episode["transcript"].get("info") or {}
+        name = info.get("patient")
+        if not name:
+            continue
+        entry = out.setdefault(name, {"episodes": 0, "turns": 0, "regenerations": 0, "flagged_turns": 0})
+        entry["episodes"] += 1
+        stats = info.get("patient_stats") or {}
+        for key in ("turns", "regenerations", "flagged_turns"):
+            entry[key] += int(stats.get(key, 0) or 0)
+    return out
+
+
 def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
     run = store.get_run(run_id)
     items, refs = _items(store, run["id"])
@@ -69,6 +86,7 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         for d in dimension_scores(scenario_scores, tax)
     ]
     return {
+        "simulators": simulator_stats(episodes),
         "run": {k: run[k] for k in ("id", "model", "status", "created", "finished", "medsim_version")},
         "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
         "calls": store.call_stats(run["id"]),
