@@ -18,7 +18,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from medsim.sim import lay, textlink
+from medsim.sim import lay, textlink, vocab
 from medsim.sim.topics import classify
 
 _PUNCT = re.compile(r"[\s，。、；：！？,.;:!?（）()“”\"'【】\[\]]+")
@@ -46,7 +46,38 @@ def _cn_number(text: str) -> str:
 
 def _compact(text: str) -> str:
     text = _cn_number(_PUNCT.sub("", unicodedata.normalize("NFKC", text or "")).lower())
-    return _DENY_WORD.sub("无", text).replace("突然", "突发")  # 否认乙肝病史 and 无乙肝病史 say the same
+    text = _DENY_WORD.sub("无", text).replace("突然", "突发")  # 否认乙肝病史 and 无乙肝病史 say the same
+    text = _STOP_TAKING.sub("停", text)  # 停服降压药 and 降压药已停药 say the same
+    # 在家量血压190 is a home reading as 自测血压190mmHg is (a patient does not say mmHg)
+    return _SELF_MEASURED.sub("自测", text).replace("mmhg", "")
+
+
+_STOP_TAKING = re.compile(r"停(?:服|用)")
+_SELF_MEASURED = re.compile(r"在家(?:里)?(?:自己)?(?:测|量)|自己(?:测|量)|自量|自测")
+
+
+def partly_told(fact: str, text: str) -> bool:
+    """``text`` says the fact with some of its numbers left out (在家量血压190 for
+    自测血压190/105mmHg), everything else as ``fact_matches`` asks."""
+    f, d = _compact(fact), _compact(text)
+    numbers = _NUMBER.findall(f)
+    present = _NUMBER.findall(d)
+    missing = [n for n in numbers if n not in present]
+    if not missing or len(missing) == len(numbers):
+        return False
+    for n in missing:
+        f = re.sub(rf"[/／\-–~～至到]?(?<![\d.]){re.escape(n)}(?![\d.])", "", f, count=1)
+    return fact_matches(f, d)
+
+
+def _drug_classes(fact: str, text: str) -> str:
+    """The text with each drug of a class the fact names (降压药) said as that class: a
+    medication list (氨氯地平、厄贝沙坦，已停药3天) tells what the fact says of the class."""
+    for name, members in vocab.DRUG_CLASSES.items():
+        if name in fact and name not in text:
+            for member in sorted(members, key=len, reverse=True):
+                text = text.replace(member, name)
+    return text
 
 
 _DENY_WORD = re.compile(r"否认|没有|(?<![不])未(?!来)")
@@ -64,6 +95,7 @@ def fact_matches(fact: str, disclosed: str) -> bool:
     f, d = _compact(fact), _compact(disclosed)
     if not f or not d:
         return False
+    d = _drug_classes(f, d)
     numbers = _NUMBER.findall(f)
     if any(n not in _NUMBER.findall(d) for n in numbers) or not _quantities(f) <= _quantities(d):
         return False
@@ -82,8 +114,10 @@ def fact_matches(fact: str, disclosed: str) -> bool:
         covered = sum(len(form) for _, form in found)
         if covered >= 0.5 * len(f):
             return True
-        if numbers and _near([(n,) for n in numbers] + said, d, span=len(f) + 12):
-            return True  # 发热3天最高39.2℃: the numbers beside the finding, not anywhere
+        if numbers and _near([(n,) for n in numbers] + said + _rest(f, found), d, span=len(f) + 12):
+            # 发热3天最高39.2℃: the numbers beside the finding, not anywhere; and whatever else
+            # the fact says beside them (外阴瘙痒灼痛3天 is not told by 外阴瘙痒、白带增多3天)
+            return True
     if len(f) >= 6 and len(d) >= len(f) and fuzz.partial_ratio(f, d) >= FUZZY:
         # (the fact aligned inside the text, never a short text inside it; one character off
         # in four is another finding: 胎动正常 vs 搏动正常)
@@ -91,6 +125,20 @@ def fact_matches(fact: str, disclosed: str) -> bool:
     return len(f) >= 4 and _near(textlink.tokens(f), d, span=max(2.5 * len(f), len(f) + 15))
 
 
+def _rest(fact: str, found: list[tuple[str, str]]) -> list[tuple[str, ...]]:
+    """The characters of the fact's words besides its named terms and its numbers (灼, 痛 in
+    外阴瘙痒灼痛3天), each to be found near them: a reworded word keeps its characters (漏透
+    ~ 漏了, 透析), an unsaid one does not."""
+    rest = fact
+    for _, form in found:
+        rest = rest.replace(form, "|")
+    rest = _APPROX.sub("|", _NUMBER.sub("|", _QUANTITY.sub("|", rest)))
+    words = [w for w in textlink.tokens(rest) if w != "|" and w not in _FUNCTION_WORDS and len(w) >= 2]
+    return [(ch,) for w in words for ch in dict.fromkeys(w)]
+
+
+# how a number is hedged (超过1小时 ~ 1个多小时, 约3天): the number itself is checked already
+_APPROX = re.compile(r"超过|大于|多于|以上|大约|约|左右|将近|近")
 _NEGATION = re.compile(r"无|未|否认|没有|没|不|排除|阴性")
 _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:[–\-~～至到](?:\d+(?:\.\d+)?))?个?[多余]?(个月|月|天|日|周|年|小时|分钟|次|kg|g|ml|支|岁|℃|度|人|名|粒|片)")
 _UNIT_FOLD = {"日": "天", "个月": "月", "度": "℃"}
@@ -256,10 +304,12 @@ def info_gathering(case: Any, transcript: Any) -> dict[str, Any]:
     seen: dict[str, int] = {}
     repeated: list[dict[str, Any]] = []
     known: set[str] = set()  # record content disclosed so far
+    opening_told: list[str] = []  # what the patient said before the clinician said anything
     told: list[str] = []  # the same, in order: a fact told over two turns (发热… / 最高39.2℃) counts
     turns = list(transcript.turns)
     record = case.full_record_text() if hasattr(case, "full_record_text") else ""
     answer_turn = _final_answer_turn(transcript)
+    heads = _detail_heads(record)
     for turn in turns:
         if turn.speaker == "clinician":
             clinician_turns += 1
@@ -278,16 +328,24 @@ def info_gathering(case: Any, transcript: Any) -> dict[str, Any]:
         disclosed = _disclosed(turn)
         known.update(disclosed)
         told += [d for d in disclosed if d not in told]
+        if clinician_turns == 0:
+            opening_told += disclosed
         if not disclosed:
             continue
         text = "\n".join(disclosed)
         # what was told so far, in the record's order: the parts of one record sentence told in
         # different turns (胸骨后闷痛 … 呈压迫感) sit together again
         so_far = "\n".join(sorted(told, key=lambda c: (record.find(c) % (len(record) + 1), told.index(c))))
+        # a detail told apart from the finding it describes (白带增多 in the opening, then 呈白色
+        # 稠厚豆腐渣样 when asked what it looks like) is told of that finding once the finding is told
+        told_terms = set().union(*(_terms(t) for t in told))
+        described = [f"{head}，{c}" for d in disclosed for c in textlink.clauses(d)
+                     if (head := heads.get(c)) and _terms(head) <= told_terms]
         for fact in facts:
             if fact in first_fact_turn or fact in volunteered:
                 continue
-            if any(fact_matches(fact, d) for d in disclosed) or fact_matches(fact, text) or fact_matches(fact, so_far):
+            if any(fact_matches(fact, d) for d in disclosed + described) or fact_matches(fact, text) \
+                    or fact_matches(fact, so_far):
                 if clinician_turns == 0:
                     volunteered.append(fact)
                 else:
@@ -295,6 +353,11 @@ def info_gathering(case: Any, transcript: Any) -> dict[str, Any]:
     # a fact that no answer could convey — the record holds it only in words the patient
     # may not say (a lab value in the hpi) and the oracle has no result for it — is the
     # case's gap, not the clinician's: reported, and left out of the fraction like a volunteered one
+    # a fact the opening told in part (在家量血压190 for 自测血压190/105mmHg) and no answer
+    # completed: the clinician was told it without asking, so it is not missed either
+    opening = "\n".join(opening_told)
+    volunteered += [f for f in facts if f not in volunteered and f not in first_fact_turn and opening
+                    and partly_told(f, opening)]
     unreachable = [f for f in facts if f not in volunteered and f not in first_fact_turn and not reachable(case, f)]
     elicitable = [f for f in facts if f not in volunteered and f not in unreachable]
     elicited = [f for f in elicitable if f in first_fact_turn]
@@ -316,6 +379,20 @@ def info_gathering(case: Any, transcript: Any) -> dict[str, Any]:
         "clinician_turns": clinician_turns,
         "turns_to_decision": turns_to_decision,
     }
+
+
+def _detail_heads(record: str) -> dict[str, str]:
+    """Each record clause that only describes another (呈白色稠厚豆腐渣样: no finding of its
+    own) → the clause before it in its sentence that names the finding (白带增多)."""
+    heads: dict[str, str] = {}
+    for sentence in textlink.sentences(record):
+        head = None
+        for clause in sentence:
+            if _terms(clause):
+                head = clause
+            elif head is not None:
+                heads.setdefault(clause, head)
+    return heads
 
 
 _SPOKEN = ("chief_complaint", "hpi", "past_history", "personal_history", "menstrual_obstetric_history",

@@ -91,19 +91,73 @@ def is_jargon(clause: str, *, history: bool = False) -> bool:
     return not (history and all(_TOLD_DIAGNOSIS.fullmatch(h) for h in hits))
 
 
-# （女儿代述）, (家属提供病史): who tells the story, not part of it — wherever the record puts it
-_NARRATOR = re.compile(r"[（(][^（）()]{0,10}(代述|代诉|陪同|提供病史|口述|转述)[^（）()]{0,4}[）)]")
+# Who tells the story when it is not the patient: the text layer's narrator markers
+# (lexicons/narrator_markers.txt: 代述, 代诉, 陪同, 提供病史…) after the teller (母亲, 家属, 其妻).
+# The family words are the layer's too; these are the companions it does not list as family.
+_COMPANIONS = ("家属", "家人", "妻子", "丈夫", "其妻", "其夫", "老伴", "同事", "朋友", "邻居", "护工", "陪护")
+# a marker that itself says someone else told it (代述, 代诉, 陪同, 提供病史), not 发现 or 回忆
+_TELLING = re.compile(r"述|诉|陪|病史")
+
+
+@cache
+def _narrator_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    from medsim.text import get_lexicon
+
+    lex = get_lexicon()
+    markers = sorted(lex.narrator_markers, key=len, reverse=True)
+    telling = [m for m in markers if len(m) >= 2 and _TELLING.search(m)]
+    people = sorted({*lex.family_markers, *_COMPANIONS}, key=len, reverse=True)
+    alt = "|".join(map(re.escape, markers))
+    person = "|".join(map(re.escape, people))
+    # （女儿代述）, (家属提供病史), （代诉）: a note wherever the record puts it — not part of the story
+    note = re.compile(rf"[（(][^（）()]{{0,10}}?(?:(?:{person})[^（）()]{{0,3}}?(?:{alt})|"
+                      rf"(?:{'|'.join(map(re.escape, telling))}))[^（）()]{{0,4}}[）)]")
+    # 家属诉, 其妻代诉, 母亲代述 written into the text
+    inline = re.compile(rf"(?:{person})(?:{'|'.join(map(re.escape, telling))}|诉)")
+    return note, inline
 
 
 def strip_narrator(text: str) -> str:
-    return _NARRATOR.sub("", text)
+    return _narrator_patterns()[0].sub("", text)
+
+
+# The patient cannot tell the story now: unconscious, confused or unable to speak. (一过性
+# 意识丧失 has passed: a patient who fainted tells it.)
+_SPEECHLESS = re.compile(r"昏迷|叫不醒|呼之不应|唤之不醒|意识不清|神志不清|意识模糊|答非所问|失语|不能说话|不会说话|说不出话|不能言语")
+_DENIED_BEFORE = re.compile(r"(无|未|否认|没有|不伴)[^，。；]*$")
+
+
+def spoken_for(chief_complaint: str, hpi: str) -> bool:
+    """Does someone else tell this patient's history: the record says a family member
+    told it (a narrator note, 家属诉, 其妻代诉), or the patient cannot speak now?"""
+    note, inline = _narrator_patterns()
+    text = f"{chief_complaint or ''}。{hpi or ''}"
+    if note.search(text) or inline.search(text):
+        return True
+    return any(not _DENIED_BEFORE.search(text[:m.start()]) for m in _SPEECHLESS.finditer(text))
+
+
+def subject_for(case) -> str:
+    """Who the record's 患者 becomes in the reply: 我 when the patient speaks; 孩子 when a
+    parent speaks for a young child; 他 / 她 when a family member speaks for an adult who
+    cannot (or whose history the record says the family told)."""
+    demo = case.demographics
+    if demo is not None and demo.age_years < 12:
+        return "孩子"
+    if spoken_for(case.chief_complaint or "", case.hpi or ""):
+        return "她" if demo is not None and demo.sex == "女" else "他"
+    return "我"
+
+
+_KIN = re.compile(r"(?<![他她])(父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|爷爷|奶奶|外公|外婆)")
 
 
 @lru_cache(maxsize=8192)
 def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我") -> str:
     """One record clause in the patient's words (no jargon check: see ``is_jargon``).
 
-    ``subject`` is who the record's 患者 becomes: 我, or 孩子 when a parent speaks for a child.
+    ``subject`` is who the record's 患者 becomes: 我; 孩子 when a parent speaks for a child;
+    他 / 她 when a family member speaks for an adult (``subject_for``).
     """
     table = _table()
     text = clause.strip()
@@ -112,9 +166,15 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     text = strip_narrator(text).replace("“", "").replace("”", "")  # the record's quotes are not spoken
     if subject != "我":
         text = re.sub(r"^(患者|患儿|病人)于?", subject, text)
-        # the parent speaks: the record's 父亲/母亲 are the child's
-        text = text.replace("其父", "孩子爸爸").replace("其母", "孩子妈妈")
-        text = text.replace("父亲", "孩子爸爸").replace("母亲", "孩子妈妈")
+        text = re.sub(r"(患者|患儿|病人)", subject, text)
+        text = text.replace("其父", "父亲").replace("其母", "母亲")
+        if subject == "孩子":
+            # the parent speaks: the record's 父亲/母亲 are the child's
+            text = text.replace("父亲", "孩子爸爸").replace("母亲", "孩子妈妈")
+        else:
+            # a family member speaks: the record's relatives are the patient's, the family is us
+            text = _KIN.sub(lambda m: subject + m.group(1), text)
+            text = re.sub(r"家人|家属", "我们", text)
     # 否认前列腺癌家族史: said as 家里没人得过前列腺癌, not word by word
     text = re.sub(r"^(否认|无)(家族|遗传)+性?(遗传)?(病)?史$", "家里没人得过遗传病", text)
     text = re.sub(r"^(否认|无)(.+?)(家族|遗传)+(病)?史$", r"家里没人得过\2", text)
@@ -133,6 +193,8 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     out = re.sub(r"(\d+)子", r"\1个儿子", out)
     out = re.sub(r"(\d+)女", r"\1个女儿", out)
     out = re.sub(r"我我", "我", out)
+    if subject != "我":
+        out = re.sub(r"([他她])我(?=[父母哥姐弟妹儿女爷奶外])", r"\1", out)  # 他父亲 was not 他我父亲
     return out.strip("，、 ")
 
 

@@ -70,9 +70,9 @@ class RulePatient:
         self.seed = seed
         self.persona = spec.persona
         self.policy = Policy(case, spec)
-        # a young child's history is told by a parent: 患者/患儿 becomes 孩子, not 我
-        demo = case.demographics
-        self.subject = "孩子" if demo is not None and demo.age_years < 12 else "我"
+        # a young child's history is told by a parent (患者/患儿 becomes 孩子), an unconscious or
+        # speechless patient's by the family member with them (他 / 她), anyone else's by the patient
+        self.subject = lay.subject_for(case)
         self.turn = 0
         self.asked: Counter[str] = Counter()
         self.hpi = self._index_hpi()
@@ -192,7 +192,7 @@ class RulePatient:
         except (KeyError, ValueError, IndexError):
             opening = values.get("chief_complaint", "")
         if template.strip() == "{chief_complaint}" and opening:
-            opening = "医生，" + ("" if opening.startswith(("我", "孩子")) else self.subject) + opening
+            opening = "医生，" + ("" if opening.startswith(("我", self.subject)) else self.subject) + opening
         result = [_Piece(opening, None, ())] if opening else []
         result[0:0] = pieces  # field/sources carriers (empty text)
         for name in self.spec.disclose.volunteered:
@@ -265,7 +265,7 @@ class RulePatient:
     def _complaint(self) -> list[_Piece]:
         cc = self.policy.text("chief_complaint")
         said = lay.complaint_to_lay(cc, literacy=self.persona.literacy, subject=self.subject)
-        return [_Piece(("" if said.startswith(("我", "孩子")) else self.subject) + said, "chief_complaint", (cc,))]
+        return [_Piece(("" if said.startswith(("我", self.subject)) else self.subject) + said, "chief_complaint", (cc,))]
 
     def _whole(self, field: str) -> list[_Piece]:
         said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject,
@@ -444,7 +444,9 @@ class RulePatient:
         if topic == "occupation" and self.case.demographics and self.case.demographics.occupation \
                 and self.policy.allowed("demographics"):
             occ = self.case.demographics.occupation
-            pieces.append(_Piece(f"我是{occ}" if not occ.startswith(("退休", "无")) else f"我{occ}", "demographics", (occ,)))
+            who = self.subject if self.subject != "孩子" else "我"
+            pieces.append(_Piece(f"{who}是{occ}" if not occ.startswith(("退休", "无")) else f"{who}{occ}", "demographics",
+                                 (occ,)))
         if self.policy.allowed("personal_history"):
             clauses = [c for c in textlink.clauses(self.policy.text("personal_history")) if _SOCIAL[topic].search(c)]
             if clauses:
@@ -456,7 +458,8 @@ class RulePatient:
     def _women(self, topic: str) -> list[_Piece]:
         demo = self.case.demographics
         if demo and demo.sex == "男":
-            return [_Piece("我是男的，没有这些情况", content=False)]
+            who = "我" if self.subject == "我" else "他"
+            return [_Piece(f"{who}是男的，没有这些情况", content=False)]
         if demo and demo.age_years < 10:
             return [_Piece("孩子还小，没有这些情况", content=False)]
         field = "menstrual_obstetric_history"

@@ -2,18 +2,20 @@
 
 The simulator needs four things from Chinese text: normalisation, tokens, lay→canonical
 synonyms, and findings with polarity (present / absent / uncertain, patient or family).
-The text layer provides them; this module asks it for them and, where a piece is missing
-(it is being written alongside), falls back to a small built-in equivalent so the
-simulator always works offline. Every fallback is deliberately simple and local.
+The text layer provides normalisation, tokens (its medical dictionary and protected spans:
+doses, vitals and lab values stay whole) and findings; this module adds the simulator's own
+lay vocabulary (``vocab``) on top, and a built-in negation scope that gives the same answer
+on every machine for matching facts against what was said (``simple_findings``).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+import medsim.text
+from medsim.paths import lexicons_dir
 from medsim.sim import vocab
 
 
@@ -29,43 +31,14 @@ class Finding:
 # ------------------------------------------------------------------ normalisation
 
 def normalize(text: str) -> str:
-    """Full-width → half-width, lower-case ASCII; Chinese punctuation kept (it splits clauses)."""
-    try:
-        from medsim.text import normalize as _text_normalize  # type: ignore[attr-defined]
-
-        fn = getattr(_text_normalize, "normalize", _text_normalize)
-        out = fn(text)
-        out = getattr(out, "text", out)
-        if isinstance(out, str):
-            return out.lower()
-    except Exception:  # the text layer is optional here: fall back below
-        pass
-    return unicodedata.normalize("NFKC", text).replace("?", "？").lower()
-
-
-_TOKENIZER = None
+    """The text layer's normalisation (full-width → half-width, units unified), lower-case ASCII;
+    Chinese punctuation kept (it splits clauses)."""
+    return medsim.text.normalize(text).text.lower()
 
 
 def tokens(text: str) -> list[str]:
-    """Word tokens (the text layer's segmenter when present, else jieba)."""
-    global _TOKENIZER
-    if _TOKENIZER is None:
-        _TOKENIZER = _pick_tokenizer()
-    return _TOKENIZER(text)
-
-
-def _pick_tokenizer():
-    try:
-        from medsim.text import words  # type: ignore[attr-defined]
-
-        if words("胸痛3天"):
-            return words
-    except Exception:
-        pass
-    import jieba
-
-    jieba.setLogLevel(60)
-    return lambda t: [w for w in jieba.lcut(t) if w.strip()]
+    """Word tokens from the text layer's segmenter (medical dictionary, protected spans whole)."""
+    return medsim.text.words(text)
 
 
 # ----------------------------------------------------------------------- synonyms
@@ -95,15 +68,10 @@ def lay_to_canonical() -> dict[str, str]:
 
 def _read_lexicon(name: str) -> list[tuple[str, list[str]]]:
     """``canonical|alias|alias`` or ``lay<TAB>canonical`` / ``lay→canonical`` lines, if the file exists."""
-    try:
-        from medsim.paths import lexicons_dir
-
-        path = lexicons_dir() / name
-        if not path.exists():
-            return []
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except Exception:
+    path = lexicons_dir() / name
+    if not path.exists():
         return []
+    lines = path.read_text(encoding="utf-8").splitlines()
     out: list[tuple[str, list[str]]] = []
     for line in lines:
         line = line.strip()
@@ -166,7 +134,7 @@ _FAMILY = ("父", "母", "兄", "姐", "弟", "妹", "家族", "家人", "家里
 
 
 def findings(text: str) -> list[Finding]:
-    """Terms in ``text`` with polarity, through the text layer's ``analyze`` when present."""
+    """Terms in ``text`` with polarity, through the text layer's ``analyze``."""
     return list(_findings_cached(text))
 
 
@@ -178,12 +146,10 @@ def _findings_cached(text: str) -> tuple[Finding, ...]:
 
 def _findings(text: str) -> list[Finding]:
     via_layer = _layer_findings(text)
-    if via_layer is not None:
-        # the layer's lexicon and the simulator's lay vocabulary overlap but differ: a term
-        # only the simulator knows still gets the built-in polarity
-        known = {f.term for f in via_layer}
-        return via_layer + [f for f in _own_findings(text) if f.term not in known]
-    return _own_findings(text)
+    # the layer's lexicon and the simulator's lay vocabulary overlap but differ: a term
+    # only the simulator knows still gets the built-in polarity
+    known = {f.term for f in via_layer}
+    return via_layer + [f for f in _own_findings(text) if f.term not in known]
 
 
 @cache
@@ -230,29 +196,15 @@ def _own_findings(text: str) -> list[Finding]:
     return out
 
 
-def _layer_findings(text: str) -> list[Finding] | None:
-    try:
-        from medsim.text import analyze  # type: ignore[attr-defined]
-    except Exception:
-        return None
-    try:
-        doc = analyze(text)
-        items = getattr(doc, "findings", None)
-        if items is None:
-            return None
-        table = lay_to_canonical()
-        out = []
-        for f in items:
-            if getattr(f, "type", "symptom") not in ("symptom", "disease"):
-                continue  # body parts and procedures are findings to the layer, not symptoms here
-            term = getattr(f, "norm", None) or getattr(f, "normalized", None) or getattr(f, "text", "")
-            term = table.get(term, term)
-            polarity = str(getattr(f, "polarity", "present")).split(".")[-1].lower()
-            owner = str(getattr(f, "owner", "patient")).lower()
-            out.append(Finding(term, polarity, "family" in owner, getattr(f, "start", 0), getattr(f, "end", 0)))
-        return out
-    except Exception:
-        return None
+def _layer_findings(text: str) -> list[Finding]:
+    table = lay_to_canonical()
+    out = []
+    for f in medsim.text.analyze(text).findings:
+        if f.type not in ("symptom", "disease"):
+            continue  # body parts and procedures are findings to the layer, not symptoms here
+        term = table.get(f.norm, f.norm)
+        out.append(Finding(term, f.polarity, f.owner == "family", f.start, f.end))
+    return out
 
 
 def clauses(text: str) -> list[str]:

@@ -1,8 +1,8 @@
 """The patient simulator's own small vocabulary: symptoms and history terms with their lay forms.
 
 Why here and not only in ``lexicons/``: the simulator needs the *reverse* direction too
-(record term → how a patient says it), and a working offline default even before the text
-layer's lexicons are loaded. ``textlink`` merges the text layer's lay synonyms on top.
+(record term → how a patient says it), which the text layer's lexicons do not hold.
+``textlink`` merges the text layer's lay synonyms on top.
 Entries are the team's own curation of everyday Chinese clinical usage.
 """
 
@@ -172,4 +172,19 @@ ASPECT_CUES: dict[str, tuple[str, ...]] = {
     "associated": ("伴", "还有", "同时", "并"),
     "treatment": ("就诊", "予", "给予", "自服", "治疗", "输液", "服用", "未予", "诊所", "住院"),
     "general": ("精神", "睡眠", "饮食", "食欲", "大小便", "二便", "体重", "小便", "大便"),
+}
+
+# Drug classes a key fact names (停服降压药3天) where the record lists the drugs
+# (氨氯地平 5mg qd、厄贝沙坦 150mg qd，已停药3天): each class → generic names of its members.
+DRUG_CLASSES: dict[str, tuple[str, ...]] = {
+    "降压药": ("氨氯地平", "硝苯地平", "非洛地平", "尼群地平", "左旋氨氯地平", "厄贝沙坦", "缬沙坦", "氯沙坦", "替米沙坦",
+              "坎地沙坦", "奥美沙坦", "卡托普利", "依那普利", "贝那普利", "培哚普利", "福辛普利", "美托洛尔", "比索洛尔",
+              "阿替洛尔", "卡维地洛", "氢氯噻嗪", "吲达帕胺", "螺内酯", "特拉唑嗪", "哌唑嗪", "可乐定", "沙库巴曲缬沙坦"),
+    "降糖药": ("二甲双胍", "格列美脲", "格列齐特", "格列吡嗪", "阿卡波糖", "伏格列波糖", "瑞格列奈", "那格列奈", "西格列汀",
+              "沙格列汀", "利格列汀", "达格列净", "恩格列净", "卡格列净", "吡格列酮", "利拉鲁肽", "司美格鲁肽", "胰岛素"),
+    "降脂药": ("阿托伐他汀", "瑞舒伐他汀", "辛伐他汀", "普伐他汀", "匹伐他汀", "依折麦布", "非诺贝特", "吉非罗齐"),
+    "抗凝药": ("华法林", "利伐沙班", "达比加群", "阿哌沙班", "依度沙班", "肝素", "依诺肝素"),
+    "抗血小板药": ("阿司匹林", "氯吡格雷", "替格瑞洛", "吲哚布芬"),
+    "止痛药": ("布洛芬", "对乙酰氨基酚", "双氯芬酸", "塞来昔布", "洛索洛芬", "萘普生", "曲马多"),
+    "抗生素": ("阿莫西林", "头孢", "左氧氟沙星", "莫西沙星", "阿奇霉素", "克拉霉素", "甲硝唑", "青霉素", "多西环素"),
 }
