@@ -137,8 +137,9 @@ def _rest(fact: str, found: list[tuple[str, str]]) -> list[tuple[str, ...]]:
     return [(ch,) for w in words for ch in dict.fromkeys(w)]
 
 
-# how a number is hedged (超过1小时 ~ 1个多小时, 约3天): the number itself is checked already
-_APPROX = re.compile(r"超过|大于|多于|以上|大约|约|左右|将近|近")
+# how a number is hedged (超过1小时 ~ 1个多小时, 约3天), and the course a duration already
+# says (慢性咳嗽咳痰10年: the 10年 is what makes it 慢性): the number itself is checked already
+_APPROX = re.compile(r"超过|大于|多于|以上|大约|约|左右|将近|近|亚急性|急性|慢性")
 _NEGATION = re.compile(r"无|未|否认|没有|没|不|排除|阴性")
 _QUANTITY = re.compile(r"(\d+(?:\.\d+)?)(?:[–\-~～至到](?:\d+(?:\.\d+)?))?个?[多余]?(个月|月|天|日|周|年|小时|分钟|次|kg|g|ml|支|岁|℃|度|人|名|粒|片)")
 _UNIT_FOLD = {"日": "天", "个月": "月", "度": "℃"}
