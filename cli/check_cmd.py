@@ -113,6 +113,15 @@ def render(case, text: str, report) -> None:
                 f"{safe(f.reason_zh)}\n[dim]{safe(f.reason_en)}[/]",
             )
         console.print(table)
+    if report.not_checked:
+        # what the checker saw but did not hold against the record, and why: a count alone hides it
+        table = Table(title="未核查 / not checked", title_justify="left", show_lines=False, expand=True)
+        for col in ("kind", "claim", "why not checked"):
+            table.add_column(col, overflow="fold")
+        for n in report.not_checked:
+            table.add_row(safe(n.kind), f"{safe(n.text)} [dim]@{n.span[0]}[/]",
+                          f"{safe(n.reason_zh)}\n[dim]{safe(n.reason_en)}[/]")
+        console.print(table)
     for m in report.omissions:
         console.print(f"[yellow]遗漏[/] {safe(m.key_fact)}  [dim]{safe(m.reason_en)}[/]")
 

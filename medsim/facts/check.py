@@ -1,9 +1,21 @@
 """Hold a text's claims against a record: supported, contradicted, value mismatch, unsupported.
 
 Consistency score = supported / (supported + contradicted + value_mismatch + unsupported) over the
-checkable claims (claims inside advice, plans, the writer's own diagnosis or uncertain statements are
-not facts about the record and are skipped); 1.0 when a text makes no checkable claim. Omissions of
-key facts are reported beside the score, never inside it: a short answer is not an unfaithful one.
+checkable claims (claims inside advice, plans, differentials or uncertain statements are not facts
+about the record and are skipped); 1.0 when a text makes no checkable claim (``FactReport.checked``
+is 0 then: callers that score should treat it as "nothing checkable", not as full marks). Every
+skipped claim is listed in ``not_checked`` with why. Omissions of key facts are reported beside the
+score, never inside it: a short answer is not an unfaithful one.
+
+A diagnosis the text states (诊断：X, 初步诊断为X, 考虑X, X可能性大) is held against the record's
+diagnosis list (``Case.diagnosis``, or the 诊断 section of a plain-text record): supported when it
+names a listed diagnosis (or a kind or parent of one, 嵌顿疝 for 嵌顿性腹股沟斜疝) or a condition the
+record gives the patient (既往高血压); contradicted when the record denies it (否认高血压); otherwise
+**unsupported**, never contradicted, even when it competes with the record's primary diagnosis: a
+second diagnosis can be a comorbidity, and the checker cannot tell a rival from an addition, so it
+reports what it knows (the record does not hold it) and names the record's diagnoses in the reason.
+With no diagnosis list in the record the claim is not checked. Differentials (需与X鉴别, 排除X, X待排,
+不除外X) are reasoning and are never checked.
 """
 
 from __future__ import annotations
@@ -18,11 +30,12 @@ from medsim.facts import textlayer, vocab
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
+from medsim.text import get_lexicon
 from medsim.text.units import molar_mass, same_quantity, to_si
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
-KIND_ZH = {"finding": "症状/疾病", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
+KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
            "laterality": "左右侧别", "duration": "病程时间"}
 
 
@@ -48,12 +61,29 @@ class Omission:
 
 
 @dataclass
+class NotChecked:
+    """A claim the checker saw but did not hold against the record, and why."""
+
+    kind: str
+    text: str
+    span: tuple[int, int]  # in the output text
+    reason_zh: str
+    reason_en: str
+
+
+@dataclass
 class FactReport:
     findings: list[FactFinding]
     counts: dict[str, int]
     score: float
     omissions: list[Omission] = field(default_factory=list)
-    skipped: int = 0  # claims not checked: advice, plans, the writer's diagnosis, uncertain statements
+    skipped: int = 0  # claims not checked: advice, plans, differentials, uncertain statements
+    not_checked: list[NotChecked] = field(default_factory=list)  # each skipped claim, with why
+
+    @property
+    def checked(self) -> int:
+        """Claims that got a verdict (the score's denominator)."""
+        return sum(self.counts.get(s, 0) for s in STATUSES)
 
     def statuses(self) -> set[str]:
         return {f.status for f in self.findings}
@@ -250,6 +280,49 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return None  # only uncertain mentions in the record: nothing to hold the claim against
 
 
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+_DX_QUALIFIERS = re.compile(r"[（(].*?[)）]|^\s*\d+[.、]\s*")
+
+
+def _names_listed(c: Claim, diagnosis: str) -> bool:
+    """The claim names the listed diagnosis, a kind of it or what it is a kind of: by the lexicon's
+    terms and hierarchy, containment (肠梗阻 in 急性肠梗阻) or the characters in order (嵌顿疝 in
+    嵌顿性腹股沟斜疝)."""
+    lex = get_lexicon()
+    listed = {diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"}
+    for name in {c.key, c.text}:
+        for d in listed:
+            if _similar_key(name, d) or lex.related(name, d):
+                return True
+        if len(name) >= 3 and _subsequence(name, diagnosis):
+            return True
+    return False
+
+
+def _diagnosis(c: Claim, rec: ClaimIndex, diagnoses: list[str] | None) -> _Verdict | None:
+    label = c.text
+    for d in diagnoses or []:
+        if _names_listed(c, d):
+            span = _locate(d, rec.text)
+            return _Verdict("supported", span, f"与病历诊断一致：{d}", f"matches the record's diagnosis: {d}")
+    mine = [r for r in _finding_mentions(c, rec) if r.owner == c.owner and not r.diagnosis]
+    for r in mine:
+        if r.polarity == "present":
+            return _Verdict("supported", r, f"病历记载患者有“{label}”", f"the record gives the patient {label}")
+    for r in mine:
+        if r.polarity == "absent":
+            return _Verdict("contradicted", r, f"病历记载为无/否认“{label}”", f"the record denies {label}")
+    if not diagnoses:
+        return None  # the record gives no diagnosis to hold it against
+    listed = "；".join(diagnoses)
+    return _Verdict("unsupported", None, f"病历诊断为“{listed}”，不支持“{label}”",
+                    f"the record's diagnosis is {listed}; it does not support {label}")
+
+
 def _drug(c: Claim, rec: ClaimIndex) -> _Verdict:
     name = str(c.extra.get("name", c.key))
     cands = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
@@ -373,10 +446,40 @@ def _known() -> set[str]:
 
 # ------------------------------------------------------------------------------ check
 
-def judge(claim: Claim, rec: ClaimIndex) -> _Verdict | None:
-    """The verdict on one claim, or None when the record has nothing to hold it against."""
+def judge(claim: Claim, rec: ClaimIndex, diagnoses: list[str] | None = None) -> _Verdict | None:
+    """The verdict on one claim, or None when the record has nothing to hold it against.
+    ``diagnoses``: the record's diagnosis list, for a diagnosis the text states."""
     _known()
+    if claim.diagnosis:
+        return _diagnosis(claim, rec, diagnoses)
     return _MATCHERS[claim.kind](claim, rec)
+
+
+_NO_VERDICT = {
+    "finding": ("病历中没有可对照的记载（未作为病史或检查结果陈述的疾病视为推理）",
+                "nothing in the record to hold it against (a disease not stated as history or a result is reasoning)"),
+    "duration": ("病历中没有同一症状的时间可对照", "the record gives no duration for the same thing"),
+    "laterality": ("病历未记载该部位的侧别", "the record gives no side for this part"),
+    "measurement": ("阈值或标准，病历中没有可比较的数值", "a threshold or criterion with no recorded value to compare"),
+}
+
+
+def _why_not(claim: Claim, diagnoses: list[str] | None) -> tuple[str, str]:
+    if claim.diagnosis and not diagnoses:
+        return "病历没有诊断可对照", "the record gives no diagnosis to hold it against"
+    return _NO_VERDICT.get(claim.kind, ("病历中没有可对照的记载", "nothing in the record to hold it against"))
+
+
+def record_diagnoses(case_or_record: Case | str) -> list[str]:
+    """The record's diagnosis list: the case's, else the 诊断 section of its plain-text record."""
+    if isinstance(case_or_record, Case) and case_or_record.diagnosis:
+        return [d for d in case_or_record.diagnosis if d.strip()]
+    text = case_or_record.record_text if isinstance(case_or_record, Case) else case_or_record
+    if not text:
+        return []
+    from medsim.facts.record_parse import diagnosis_list, sections
+
+    return diagnosis_list(sections(text).get("diagnosis", ""))
 
 
 def _finding_of(claim: Claim, verdict: _Verdict, out: ClaimIndex, rec: ClaimIndex) -> FactFinding:
@@ -388,10 +491,11 @@ def _finding_of(claim: Claim, verdict: _Verdict, out: ClaimIndex, rec: ClaimInde
     else:
         ev_span = None
     span = out.orig_span(claim.start, claim.end)
+    kind = "diagnosis" if claim.diagnosis else claim.kind
     return FactFinding(
-        status=verdict.status, kind=claim.kind, key=claim.key, text=out.original[span[0]:span[1]], span=span,
+        status=verdict.status, kind="diagnosis" if claim.diagnosis else claim.kind, key=claim.key, text=out.original[span[0]:span[1]], span=span,
         evidence=ev_span, evidence_text=rec.original[ev_span[0]:ev_span[1]] if ev_span else "",
-        reason_zh=f"[{KIND_ZH.get(claim.kind, claim.kind)}] {verdict.zh}", reason_en=f"[{claim.kind}] {verdict.en}",
+        reason_zh=f"[{KIND_ZH.get(kind, kind)}] {verdict.zh}", reason_en=f"[{kind}] {verdict.en}",
     )
 
 
@@ -404,15 +508,17 @@ def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None 
     """Check every claim in ``text`` against the record; omissions of ``key_facts`` (default: the case's)."""
     rec = index_record(record_text_of(case_or_record))
     out = index_text(text)
+    diagnoses = [textlayer.normalize(d)[0] for d in record_diagnoses(case_or_record)]
     findings: list[FactFinding] = []
-    skipped = 0
+    not_checked: list[NotChecked] = []
     for claim in out.claims:
-        if not claim.checkable:
-            skipped += 1
-            continue
-        verdict = judge(claim, rec)
+        why = claim.skip_reason
+        verdict = judge(claim, rec, diagnoses) if why is None else None
         if verdict is None:
-            skipped += 1
+            zh, en = why or _why_not(claim, diagnoses)
+            span = out.orig_span(claim.start, claim.end)
+            kind = "diagnosis" if claim.diagnosis else claim.kind
+            not_checked.append(NotChecked(kind, out.original[span[0]:span[1]], span, zh, en))
             continue
         findings.append(_finding_of(claim, verdict, out, rec))
     counts = {s: sum(1 for f in findings if f.status == s) for s in STATUSES}
@@ -420,7 +526,7 @@ def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None 
         key_facts = case_or_record.key_facts
     missing = omissions(case_or_record, text, key_facts=key_facts or [])
     counts["omission"] = len(missing)
-    return FactReport(findings, counts, score_of(counts), missing, skipped)
+    return FactReport(findings, counts, score_of(counts), missing, len(not_checked), not_checked)
 
 
 def _compact(text: str) -> str:

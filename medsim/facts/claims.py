@@ -39,13 +39,27 @@ class Claim:
     advice: bool = False  # a recommendation or plan, not a statement of fact
     opinion: bool = False  # the writer's diagnosis or impression
     general: bool = False  # general knowledge or a hypothesis, not about this patient
+    diagnosis: bool = False  # a diagnosis the writer states (诊断：X, 考虑X, X可能性大): held against the record's
+
+    @property
+    def skip_reason(self) -> tuple[str, str] | None:
+        """Why the claim is not a checkable fact (Chinese, English), or None when it is."""
+        if self.advice:
+            return "建议或计划，不是病历事实", "advice or a plan, not a fact about the record"
+        if self.opinion:
+            return "鉴别诊断或推理，不是陈述的诊断", "a differential or reasoning, not a stated diagnosis"
+        if self.general:
+            return "一般知识、假设或条件句，不是针对本患者的陈述", "general knowledge or a hypothesis, not about this patient"
+        if self.polarity == "uncertain" and not self.diagnosis:
+            return "不确定的表述", "an uncertain statement"
+        return None
 
     def extra_value_start(self) -> int:
         return int(self.extra.get("value_start", self.start))  # type: ignore[arg-type]
 
     @property
     def checkable(self) -> bool:
-        return not (self.advice or self.opinion or self.general) and self.polarity != "uncertain"
+        return self.skip_reason is None
 
 
 # ------------------------------------------------------------------ numbers and durations
@@ -135,6 +149,7 @@ def _name_before(text: str, pos: int) -> tuple[str, int]:
 
 _QUALIFIERS = re.compile(r"^(最高|最低|峰值|波动于|升至|降至|高达|低至|达|约|为|可达|升高至|降低至|控制在|控制于)*$")
 _UNIT_DEFAULT = {"℃": "temperature"}
+_PERSON = re.compile(r"(?:孩子|小孩|宝宝|患儿|病儿|患者|病人|本人|您|你|他|她|我)(?:的)?(?:现在|现|目前)?(?:约|为|是|有)?")
 
 
 def _analyte_back(text: str, pos: int) -> tuple[str, str, int] | None:
@@ -162,6 +177,8 @@ def measurements(text: str) -> list[Claim]:
             name = name[: word.start()]
         found = analyte_of(name)
         start = m.start()
+        if not found and unit == "kg" and _PERSON.fullmatch(_strip_lead(name)):
+            found = ("weight", name)  # 孩子18kg, 患者65kg: the person's weight
         if not found and (unit == "℃" or (unit == "mmHg" and m.group("v2"))):
             # ℃ measures a temperature whatever the words before it (发热最高39.5℃, 孩子39℃)
             key = "temperature" if unit == "℃" else "bp"
@@ -283,7 +300,15 @@ def drugs(text: str) -> list[Claim]:
         route = route or next((r for r in (*vocab.ROUTE_CUES, *_ADMIN) if r in sentence or r in tail[:8]), "")
         known = name.endswith(_STRONG_ENDINGS) or name.startswith(_DRUG_PREFIXES)
         if not (known or route or textlayer.is_drug(name)):
-            continue
+            # free words before the name (今日新开阿仑膦酸钠片): the longest tail the lexicon knows as a drug;
+            # not after 含 (每1ml含布洛芬20mg states a strength, not a dose given)
+            tail_name = next((name[i:] for i in range(len(name) - 1)
+                              if textlayer.is_drug(name[i:]) or textlayer.is_drug(generic_name(name[i:]))), "")
+            if "含" in name[:len(name) - len(tail_name)]:
+                tail_name = ""
+            if not tail_name:
+                continue
+            name = tail_name
         fm = _FREQ.search(tail[:12])
         found = text.rfind(name, max(0, m.start() - 20), m.start())
         start = found if found >= 0 else m.start()
@@ -439,6 +464,26 @@ def organisms(text: str) -> list[Claim]:
     return out
 
 
+def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> None:
+    """A disease the writer states as this patient's diagnosis (诊断：X, 初步诊断为X, 考虑X, X可能性大) is
+    a ``diagnosis`` claim, checked against the record's diagnosis list; one named as a differential
+    (需与X鉴别, 排除X, X待排, 不除外X, X？) or in any other diagnostic wording stays an ``opinion``."""
+    after = text[claim.end:ce]
+    # the differential cue may come before the disease in the sentence (鉴别诊断：X) or after it in its
+    # clause (需与X相鉴别, X待排); a question mark only where a diagnosis is being stated (诊断：X？)
+    differential = [c for c in vocab.DIFFERENTIAL_CUES if c in prefix or c in text[cs:ce]]
+    if any(c not in "？?" for c in differential):
+        claim.opinion = True
+        return
+    stated = vocab.DIAGNOSIS_STATEMENT.search(prefix) or vocab.DIAGNOSIS_LIKELY.match(after)
+    if not stated and not any(c in prefix for c in vocab.DIAGNOSIS_CUES):
+        return
+    if stated and not differential and claim.polarity in ("present", "uncertain") and claim.owner == "patient":
+        claim.diagnosis = True
+    else:
+        claim.opinion = True
+
+
 def findings(text: str) -> list[Claim]:
     out = organisms(text)
     for f in textlayer.findings(text):
@@ -447,8 +492,8 @@ def findings(text: str) -> list[Claim]:
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
                       extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
         prefix = text[_sentence_start_nl(text, f.start):f.start]
-        if f.kind == "disease" and any(c in prefix for c in vocab.DIAGNOSIS_CUES):
-            claim.opinion = True
+        if f.kind == "disease":
+            _mark_diagnosis(claim, text, prefix, cs, ce)
         out.append(claim)
     return out
 
@@ -474,6 +519,9 @@ _SECTION_RX = re.compile("|".join(
     for cues, name in ((vocab.GENERAL_SECTIONS, "general"), (vocab.ADVICE_SECTIONS, "advice"),
                        (vocab.PATIENT_SECTIONS, "patient"))
 ))
+# 者 / 时 / 以上 right after a claim: 50岁以上好发, 发作时, 吸烟者; not the 时 of a duration (胸痛2小时)
+_AFTER_CUE = re.compile(r"以上|以下|以内|(?<!小)时|者")
+_LIKELY_WORDS = re.compile(r"可能性大|可能性较大|可能性很大|可能大")
 _ACTION_RX = re.compile("(" + "|".join(re.escape(v) for v in vocab.ACTION_VERBS) + ").?$")
 
 
@@ -492,7 +540,9 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         if _ADVICE_RX.search(before):
             c.advice = True
         # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
-        if _GENERIC_RX.search(sentence) or any(cue in text[c.end:c.end + 3] for cue in ("以上", "以下", "以内", "时", "者")):
+        if c.diagnosis:
+            sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
+        if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
             c.general = True
         if c.kind == "finding" and _ACTION_RX.search(text[max(0, c.start - 6):c.start]):
             c.general = True

@@ -85,6 +85,11 @@ def _tests(body: str) -> list[TestResult]:
     return tests
 
 
+def diagnosis_list(body: str) -> list[str]:
+    """The diagnoses under a 诊断 heading: one a line, or numbered, or split by ；."""
+    return [d.strip(" ，,。") for d in re.split(r"[；;\n]|\d+[.、]", body) if d.strip(" ，,。")]
+
+
 def parse_record(text: str, *, case_id: str = "record", source: str | None = None) -> Case:
     """A Case from a raw record; the original text becomes ``record_text``."""
     norm, _ = textlayer.normalize(text)
@@ -93,7 +98,7 @@ def parse_record(text: str, *, case_id: str = "record", source: str | None = Non
     if "tests" in found:
         fields["tests"] = _tests(found["tests"])
     if "diagnosis" in found:
-        fields["diagnosis"] = [d.strip() for d in re.split(r"[；;\n]|\d+[.、]", found["diagnosis"]) if d.strip()]
+        fields["diagnosis"] = diagnosis_list(found["diagnosis"])
     return Case(
         id=case_id, source=source, demographics=_demographics(norm), vitals=_vitals(norm), record_text=text, **fields
     )

@@ -7,6 +7,8 @@ to, drug-name endings, and the cue words that mark advice, hypotheses and opinio
 
 from __future__ import annotations
 
+import re
+
 # canonical analyte -> spellings a Chinese report uses. Vitals first.
 ANALYTES: dict[str, tuple[str, ...]] = {
     "temperature": ("体温", "T", "BT", "Tmax"),
@@ -134,6 +136,15 @@ ADVICE_CUES = ("建议", "推荐", "可予", "应予", "应当", "应该", "需�
                "必要时", "治疗原则", "首选", "可选用", "方案", "可以", "可用", "宜", "可按", "可服", "请")
 # A disease named after one of these is the writer's diagnosis (an opinion), not a recorded fact.
 DIAGNOSIS_CUES = ("诊断", "考虑", "鉴别", "印象", "拟诊", "疑诊")
+# A disease after one of these (in its sentence) is a diagnosis the writer *states* for this patient
+# (诊断：X, 初步诊断为X, 考虑X, 拟诊X): checked against the record's diagnosis list. Not 诊断依据 /
+# 诊断标准, which introduce the reasoning, not the diagnosis.
+DIAGNOSIS_STATEMENT = re.compile(r"诊断(?!依据|标准|要点|思路|方法|价值|意义|试验|困难|不明|明确后)|考虑|拟诊|疑诊|印象")
+# ... or one followed by these words in its clause (X可能性大, X可能大).
+DIAGNOSIS_LIKELY = re.compile(r"^[\u4e00-\u9fa5]{0,4}?(?:可能性大|可能性较大|可能性很大|可能大)")
+# A disease in a clause with one of these is a differential, i.e. reasoning: never checked (需与X鉴别,
+# 排除X, X待排, 不除外X, 诊断：X？).
+DIFFERENTIAL_CUES = ("鉴别", "除外", "排除", "待排", "排查", "不考虑", "？", "?")
 
 # A claim in a sentence with one of these is general knowledge or a hypothesis, not a statement
 # about this patient (如为机械性肠梗阻，则伴恶心、呕吐 / 50岁以上好发 / 有无贫血).
@@ -147,7 +158,7 @@ GENERIC_CUES = (
     "随诊", "复诊", "以防", "以免", "警惕", "目标", "线索", "可能", "诱发", "不要", "切勿", "勿", "以上", "以下", "者", "时",
 )
 # A finding right after one of these is an object of an action, not a finding (切除肿瘤, 排除结核).
-ACTION_VERBS = ("切除", "清除", "摘除", "治疗", "控制", "预防", "排除", "除外", "防止", "避免", "纠正", "缓解", "处理",
+ACTION_VERBS = ("切除", "清除", "摘除", "治疗", "控制", "预防", "排除", "除外", "防止", "避免", "纠正", "缓解", "减轻", "处理",
                 "评估", "筛查", "明确", "了解", "检查有无", "警惕")
 # Headings whose section is about other diseases (a differential) or about what to do (a plan).
 GENERAL_SECTIONS = ("鉴别诊断", "鉴别", "需与", "应与", "病因", "发病机制", "病理生理", "临床表现")

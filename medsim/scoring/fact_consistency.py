@@ -5,9 +5,10 @@ final answer); questions are skipped (``你发烧吗？`` asserts nothing), and 
 and the clinician's own diagnoses (see ``medsim.facts.check``). A turn that is only structured
 JSON has no prose to check and is skipped; if nothing is left the item is not scored.
 
-value = supported / (supported + contradicted + value_mismatch + unsupported); 1.0 when the
-clinician asserted nothing checkable about the record. Config: ``max_listed`` (problems listed in
-reasons, default 5).
+value = supported / (supported + contradicted + value_mismatch + unsupported); None (not scored,
+reason "nothing checkable") when the clinician asserted nothing checkable about the record, so a
+model that says nothing is not rewarded with full marks; ``details`` are kept either way (counts,
+the claims not checked and why). Config: ``max_listed`` (problems listed in reasons, default 5).
 """
 
 from __future__ import annotations
@@ -60,16 +61,21 @@ def score_fact_consistency(inp: ScoreInput) -> Score:
     report = check(inp.case, text, key_facts=[])
     problems = report.problems()
     limit = int(inp.config.get("max_listed", 5))
-    total = sum(report.counts[s] for s in ("supported", "contradicted", "value_mismatch", "unsupported"))
+    total = report.checked
     reasons = [f"与病历一致 {report.counts['supported']}/{total}"]
     reasons += [f"{f.status}：{f.text} — {f.reason_zh}" for f in problems[:limit]]
     details = {
         "counts": report.counts,
         "skipped": report.skipped,
+        "not_checked": [{"kind": n.kind, "text": n.text, "span": list(n.span), "reason_zh": n.reason_zh,
+                         "reason_en": n.reason_en} for n in report.not_checked],
         "problems": [
             {"status": f.status, "kind": f.kind, "text": f.text, "span": list(f.span),
              "evidence": f.evidence_text, "reason_zh": f.reason_zh, "reason_en": f.reason_en}
             for f in problems
         ],
     }
+    if total == 0:
+        # 0/0 is not full marks: nothing the clinician said could be held against the record
+        return Score(NAME, None, ["无可核查的陈述 / nothing checkable", *reasons[1:]], details)
     return Score(NAME, report.score, reasons, details)

@@ -1,8 +1,9 @@
 """De-identification of Chinese clinical records.
 
-Finds 姓名, 身份证号 (GB 11643 check character), mobile and landline numbers, 住院号/病案号/
-门诊号, addresses (JioNLP gazetteer), dates, hospital names and e-mail addresses, and
-replaces each with a surrogate. Within one call the same original always gets the same
+Finds 姓名 (after a label, 患者X, and next to a role word: 主治医师李明查房, 其妻张秀英代诉,
+由王建国医生接诊, 刘德华之子), 身份证号 (GB 11643 check character), mobile and landline numbers,
+住院号/病案号/门诊号, addresses (JioNLP gazetteer), dates, hospital names, employers and schools
+(工作单位：…, 就职于…公司) and e-mail addresses, and replaces each with a surrogate. Within one call the same original always gets the same
 surrogate, and every full date is shifted by one seeded offset so intervals are kept.
 
 Look-alikes are left alone on purpose: lab values, 18-digit lab or specimen numbers whose
@@ -20,7 +21,7 @@ from medsim.text.lexicon import get_lexicon
 from medsim.text.normalize import normalize
 from medsim.text.places import STREET_RE, gazetteer
 
-PHI_KINDS = ("name", "id_card", "mobile", "landline", "record_no", "email", "date", "hospital", "address")
+PHI_KINDS = ("name", "id_card", "mobile", "landline", "record_no", "email", "date", "hospital", "address", "employer")
 STRUCTURED_KINDS = ("id_card", "mobile", "landline", "record_no", "email")
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
@@ -46,7 +47,52 @@ _RE_NAME_CONTEXT = re.compile(
     re.M,
 )
 # a "name" made of time or clinical words is not a name: 患者于昨日，父亲高血压，
-_NOT_NAME_CHARS = set("日晨午晚年月天时院诊科室病症炎痛热咳")
+_NOT_NAME_CHARS = set("日晨午晚年月天时院诊科室病症炎痛热咳床")
+
+# Role-anchored names in running text (no colon): a staff title or a relative before the name
+# (主治医师李明查房, 其妻张秀英代诉, 之子刘强陪同), a title after it (由王建国医生接诊), a kinship word
+# after it (患者刘德华之子). The name is a family name and one or two more characters; which length
+# is decided by what follows, which must end the name: punctuation or a word that reads on from a
+# name (查房, 陪同, 代诉, 主刀…). So 主治医师查房 and 家属陪同 give nothing.
+_ROLE_BEFORE = (
+    "副主任医师", "主任医师", "主治医师", "主治医生", "住院医师", "住院医生", "主管医师", "主管医生", "经治医师", "经治医生",
+    "实习医生", "进修医生", "值班医生", "管床医生", "责任护士", "主管护士", "护士长", "护士", "护师", "医师", "医生", "大夫",
+    "主任", "教授", "家属", "其妻", "其夫", "妻子", "丈夫", "之妻", "之夫", "之子", "之女", "其子", "其女", "儿子", "女儿",
+    "其父", "其母", "父亲", "母亲", "配偶", "联系人", "监护人", "陪同人", "陪护", "委托人", "代理人",
+)
+_ROLE_AFTER = ("副主任医师", "主任医师", "主治医师", "医生", "医师", "大夫", "护士长", "护士", "主任", "教授")
+_KIN_AFTER = ("之子", "之女", "之妻", "之夫", "之父", "之母", "的儿子", "的女儿", "的妻子", "的丈夫")
+# what may follow a name: these words, punctuation, a digit, or the end of the text
+_NAME_NEXT = (
+    "查房", "查看", "查体", "陪同", "陪护", "陪伴", "护送", "代诉", "代述", "代为", "诉", "述", "称", "说", "签字", "签名",
+    "签署", "接诊", "会诊", "诊治", "巡视", "指示", "指导", "同意", "拒绝", "告知", "表示", "要求", "协助", "负责", "主刀",
+    "手术", "操作", "记录", "审核", "报告", "电话", "手机", "联系", "前来", "送", "携", "照顾", "看护", "补充", "回忆",
+    "提供", "反映", "发现", "知情", "在场", "均", "已", "于", "及", "和", "与", "等", "为", "是", "的", "之", "系",
+    "医生", "医师", "大夫", "护士", "主任", "教授", "男", "女",
+)
+_NAME_NEXT_RE = re.compile(r"[，。；、：:,;.\s()（）\d]|$|" + "|".join(sorted(_NAME_NEXT, key=len, reverse=True)))
+_NAME_NEXT_LONG = re.compile("|".join(sorted((w for w in _NAME_NEXT if len(w) >= 2), key=len, reverse=True)))
+_RE_ROLE_BEFORE = re.compile("(?:" + "|".join(sorted(_ROLE_BEFORE, key=len, reverse=True)) + rf")(?={_SURNAME_RE})")
+_RE_ROLE_AFTER = re.compile(
+    rf"(?:(?<=^)|(?<=[由经请与和及、，。；：\s（(]))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)"
+    rf"(?:{'|'.join(_ROLE_AFTER)}|{'|'.join(_KIN_AFTER)})",
+    re.M,
+)
+_RE_KIN_AFTER = re.compile(
+    rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=家属))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?:{'|'.join(_KIN_AFTER)})"
+)
+# characters that end or glue a clause, never in a given name: 和家属, 于今日, 向医生
+_NOT_GIVEN_CHARS = set("的了是在有无不也都和与及或等诉述称说要已未被把将对向从由到于为其之某均")
+
+# Employer and school (an identifier: 工作单位：北京市第一中学). Label-anchored; a bare 单位/学校 must start
+# the label and have its colon (not 剂量单位：, 转诊单位：, which is a hospital), a verb form (就职于X) needs
+# an organisation ending, so 在学校体检 takes nothing.
+_RE_EMPLOYER_LABEL = re.compile(
+    r"(?:工作单位|就职单位|所在单位|单位名称|工作地点|就读学校|所在学校|学校名称|(?<![\u4e00-\u9fa5])单位|(?<![\u4e00-\u9fa5])学校)\s*[：:]\s*"
+    r"([^，。；;,\n]{2,30}?)(?=[，。；;,\n]|$)"
+)
+_ORG_END = r"(?:中学|小学|大学|学院|学校|幼儿园|有限公司|公司|集团|工厂|厂|局|研究所|所|银行|中心|委员会|政府|医院|站|店|社|部队)"
+_RE_EMPLOYER_VERB = re.compile(rf"(?:就职于|任职于|供职于|就读于|工作于|受雇于)([\u4e00-\u9fa5A-Za-z0-9]{{2,28}}?{_ORG_END})")
 
 _RE_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}")
 _RE_ID = re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])")
@@ -144,6 +190,9 @@ def _detect(text: str) -> list[_Span]:
         add(_Span(m.start(), m.end(), "date", "ym"))
     for m in _RE_DATE_MD.finditer(text):
         add(_Span(m.start(), m.end(), "date", "md"))
+    for rx in (_RE_EMPLOYER_LABEL, _RE_EMPLOYER_VERB):
+        for m in rx.finditer(text):
+            add(_Span(m.start(1), m.end(1), "employer"))
     spans.extend(_hospitals(text))
     spans.extend(_addresses(text))
     for m in _RE_NAME_LABEL.finditer(text):
@@ -156,6 +205,7 @@ def _detect(text: str) -> list[_Span]:
         if any(c in _NOT_NAME_CHARS for c in cand) or lex.lookup(cand) or lex.lookup(cand[1:]):
             continue
         add(_Span(m.start(g), m.end(g), "name"))
+    spans.extend(_role_names(text, lex))
     for m in _RE_NAME_MOU.finditer(text):
         add(_Span(m.start(), m.end(), "name", "mou"))
     for s in spans:
@@ -167,7 +217,8 @@ def _detect(text: str) -> list[_Span]:
         for m in re.finditer(re.escape(name), text):
             add(_Span(m.start(), m.end(), "name"))
     # precedence: structured identifiers first, then the order above; no overlaps
-    order = {k: i for i, k in enumerate(("email", "id_card", "mobile", "landline", "record_no", "date", "hospital", "address", "name"))}
+    order = {k: i for i, k in enumerate(("email", "id_card", "mobile", "landline", "record_no", "employer", "date", "hospital",
+                                         "address", "name"))}
     spans.sort(key=lambda s: (order[s.kind], s.start, s.start - s.end))
     taken: list[_Span] = []
     for s in spans:
@@ -178,6 +229,48 @@ def _detect(text: str) -> list[_Span]:
         taken.append(s)
     taken.sort(key=lambda s: s.start)
     return taken
+
+
+def _common_word(word: str) -> bool:
+    """A word jieba's dictionary knows as something other than a name (查房, 尚可, 常规); place names
+    and proper nouns are often given names too (黄海, 建华), so they do not count."""
+    from medsim.text.segmenters import jieba_word_tags
+
+    tag = jieba_word_tags().get(word)
+    return bool(tag) and not tag.startswith(("nr", "ns", "nz"))
+
+
+def _plausible_name(cand: str, lex) -> bool:
+    given = cand[2:] if cand[:2] in _COMPOUND_SURNAMES else cand[1:]
+    if not given or any(c in _NOT_GIVEN_CHARS or c in _NOT_NAME_CHARS for c in given):
+        return False
+    if any(r in cand for r in _ROLE_BEFORE) or _RE_NAME_MOU.fullmatch(cand):
+        return False
+    if lex.lookup(cand) or lex.lookup(given) or _common_word(cand):
+        return False
+    return not any(cand.startswith(w) or cand[1:].startswith(w) for w in _NAME_NEXT if len(w) >= 2)
+
+
+def _role_names(text: str, lex) -> list[_Span]:
+    out = []
+    for m in _RE_ROLE_BEFORE.finditer(text):
+        start = m.end()
+        for n in (4, 3, 2):  # longest name that something name-ending follows
+            cand = text[start : start + n]
+            if len(cand) < n or (n == 4 and cand[:2] not in _COMPOUND_SURNAMES):
+                continue
+            if not all("\u4e00" <= c <= "\u9fa5" for c in cand) or not _NAME_NEXT_RE.match(text, start + n):
+                continue
+            if _NAME_NEXT_LONG.match(text, start + n - 1):
+                continue  # 刘子代诉: the last character starts 代诉, so the name is 刘子
+            if _plausible_name(cand, lex):
+                out.append(_Span(start, start + n, "name"))
+                break
+    for rx in (_RE_ROLE_AFTER, _RE_KIN_AFTER):
+        for m in rx.finditer(text):
+            if _plausible_name(m.group(1), lex):
+                out.append(_Span(m.start(1), m.end(1), "name"))
+    return out
 
 
 def _hospitals(text: str) -> list[_Span]:
@@ -299,6 +392,8 @@ class _Surrogates:
             return f"某{'甲乙丙丁戊己庚辛'[(n - 1) % 8]}" + (suffix.group(0) if suffix else "医院")
         if kind == "address":
             return f"某地{n}号"
+        if kind == "employer":
+            return f"某单位{n}"
         return f"[{kind}]"
 
     def date(self, span_text: str, detail: str) -> str | None:
@@ -414,6 +509,7 @@ _WARN_LABELS = {
     "record_no": "住院号/病案号/门诊号",
     "email": "电子邮箱",
     "address": "地址",
+    "employer": "工作单位/学校",
 }
 
 

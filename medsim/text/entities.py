@@ -27,6 +27,9 @@ _SEX_RE = re.compile(
     r"(?:(?<=性别：)|(?<=[，。；：\s(]))(男|女)(?:性)?(?=[，。；\s)\d]|患|病|婴|孩|童|$)|(男|女)(?:孩|婴|童|性)"
 )
 _VALUE_PART = re.compile(r"\d+(?:\.\d+)?(?:\s*(?:/|[-~～至])\s*\d+(?:\.\d+)?)?")
+# a patient puts an adverb between the body part and the pain (头还是疼, 膝盖一直疼, 肚子有点痛): the part
+# and 疼/痛 together must still be a lexicon or lay term (头疼, 膝盖疼, 肚子痛) for the stretch to be one
+_PAIN_ADVERB = re.compile(r"(?:一直|还是|仍然|依然|总是|老是|经常|时常|偶尔|有点儿|有点|有些|特别|非常|挺|很|还|仍|也|又)(?=[疼痛])")
 _AGE_RE = re.compile(r"(\d+(?:\.\d+)?)岁(?:(\d+)个?月)?|(\d+)个?月龄")
 
 
@@ -158,6 +161,25 @@ def _inner_terms(norm: Normalized, tok: Token, lex: Lexicon) -> list[Entity]:
     return out
 
 
+def _adverb_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
+    out = []
+    text = norm.text
+    for m in _PAIN_ADVERB.finditer(text):
+        pain = text[m.end()]
+        if text[m.end() : m.end() + 2] in ("疼爱", "痛快", "痛苦"):
+            continue
+        for n in (3, 2, 1):
+            start = m.start() - n
+            part = text[max(0, start) : m.start()]
+            if start < 0 or not all("\u4e00" <= c <= "\u9fa5" for c in part):
+                continue
+            hit = _lookup(lex, part + pain)
+            if hit and "symptom" in hit[1]:
+                out.append(_entity(norm, start, m.end() + 1, "symptom", hit[0]))
+                break
+    return out
+
+
 def _label_before(tokens: list[Token], i: int) -> tuple[str | None, int]:
     """The word printed before a value (skipping 为/：), and its token index."""
     k = i - 1
@@ -276,6 +298,7 @@ def entities_from(norm: Normalized, tokens: list[Token]) -> list[Entity]:
             if m is not None:
                 out.append(m)
     out.extend(_demographics(norm))
+    out.extend(_adverb_pain(norm, lex))
     out.sort(key=lambda e: (e.nstart, -(e.nend - e.nstart)))
     # a measurement swallows the exam term that labels it (WBC 5.0×10^9/L is one lab value)
     kept: list[Entity] = []

@@ -35,6 +35,26 @@ def _user_words() -> list[str]:
     return [w for w in words if len(w) > 1 and " " not in w]
 
 
+@cache
+def jieba_word_tags() -> dict[str, str]:
+    """jieba's bundled dictionary as word → part-of-speech tag (nr = a person's name): tells an
+    ordinary word (查房, 尚可) from a name. Empty when jieba is not installed."""
+    try:
+        import jieba
+    except ImportError:
+        return {}
+    from pathlib import Path
+
+    tags: dict[str, str] = {}
+    path = Path(jieba.__file__).with_name("dict.txt")
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) == 3 and 2 <= len(parts[0]) <= 4:
+                tags[parts[0]] = parts[2]
+    return tags
+
+
 class JiebaSegmenter:
     name = "jieba"
 

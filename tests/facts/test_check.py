@@ -252,3 +252,31 @@ def test_an_angle_is_not_a_temperature():
     claims = index_text("右下肢直腿抬高试验30度阳性，体温36.5oC。").claims
     temps = [c for c in claims if c.kind == "measurement" and c.key == "temperature"]
     assert [c.value for c in temps] == [36.5]
+
+
+# ------------------------------------------------- records written as a clinic writes them
+
+def test_drug_after_free_words_is_still_read_from_the_record():
+    from medsim.scenario.schema import Case, Demographics
+
+    case = Case(id="t-alendronate", source="synthetic", demographics=Demographics(sex="女", age=66),
+                medications="碳酸钙D3片每日1片；今日新开阿仑膦酸钠片70mg每周1次。")
+    assert statuses(case, "阿仑膦酸钠70mg每周固定一天吃一次。") == {"supported"}
+    assert statuses(case, "阿仑膦酸钠35mg每周一次。") == {"value_mismatch"}
+
+
+def test_a_childs_weight_written_with_the_child():
+    from medsim.scenario.schema import Case, Demographics, Vitals
+
+    case = Case(id="t-weight", source="synthetic", demographics=Demographics(sex="女", age=5),
+                vitals=Vitals(temperature=38.2, weight_kg=18))
+    assert statuses(case, "孩子18kg，一次约180mg。") == {"supported"}
+    assert statuses(case, "孩子20kg。") == {"value_mismatch"}
+
+
+def test_a_strength_is_not_a_dose():
+    from medsim.scenario.schema import Case
+
+    case = Case(id="t-strength", source="synthetic", medications="目前未用其他药物。",
+                question="家里有布洛芬混悬液（100ml:2g）。")
+    assert statuses(case, "布洛芬混悬液每1ml含布洛芬20mg。") == set()

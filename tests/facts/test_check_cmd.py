@@ -55,3 +55,29 @@ def test_unknown_case_is_a_usage_error(files, capsys):
         check_command("no-such-case-id", str(text), False, None)
     assert exc.value.code == 2
     assert "no bundled case" in capsys.readouterr().err
+
+
+def test_issue_example_lists_invented_facts_and_not_checked_claims(tmp_path, capsys):
+    # inp-01 is an incarcerated inguinal hernia: chest pain and an MI are invented
+    text = tmp_path / "answer.txt"
+    text.write_text("胸痛2小时。诊断：急性前壁心肌梗死。需与急性阑尾炎鉴别。", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        check_command("inp-01", str(text), False, None)
+    assert exc.value.code == 1
+    out = capsys.readouterr().out
+    assert "consistency 0.00" in out and "无依据 2" in out
+    assert "not checked" in out
+    # each claim not checked is listed with why, not only counted
+    section = out[out.index("未核查"):]
+    assert "2小时" in section and "急性阑尾炎" in section
+    assert "鉴别诊断或推理" in section and "the record gives no duration" in section
+
+
+def test_json_lists_not_checked(files, capsys):
+    record, _ = files
+    answer = record.parent / "a.txt"
+    answer.write_text("右下腹痛3天。建议口服布洛芬0.3g bid。", encoding="utf-8")
+    check_command(str(record), str(answer), True, None)
+    data = json.loads(capsys.readouterr().out)
+    [n] = data["not_checked"]
+    assert n["text"].startswith("布洛芬") and n["reason_en"].startswith("advice")

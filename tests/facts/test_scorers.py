@@ -39,3 +39,18 @@ def test_coverage(appendicitis):
     score = get_scorer("coverage")(_inp(appendicitis, ["58岁男性，右下腹痛3天，否认高血压。"]))
     assert score.value == 2 / 3
     assert score.details["missed"] == ["WBC 12.3×10^9/L"]
+
+
+def test_fact_consistency_nothing_checkable_is_not_scored(appendicitis):
+    # prose with no checkable claim (0/0) must not earn full marks: a model that says nothing is not faithful
+    score = get_scorer("fact_consistency")(_inp(appendicitis, ["您好，我是今天的接诊医生。建议您完善相关检查。"]))
+    assert score.value is None
+    assert any("nothing checkable" in r for r in score.reasons)
+    assert score.details["counts"]["supported"] == 0
+    assert "not_checked" in score.details and "skipped" in score.details
+
+
+def test_fact_consistency_lists_an_invented_diagnosis(appendicitis):
+    score = get_scorer("fact_consistency")(_inp(appendicitis, ["58岁男性，右下腹痛3天。诊断：急性胆囊炎。"]))
+    assert 0 < score.value < 1
+    assert [(p["status"], p["kind"]) for p in score.details["problems"]] == [("unsupported", "diagnosis")]

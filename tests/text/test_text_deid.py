@@ -3,6 +3,7 @@
 import datetime as dt
 import re
 
+import pytest
 from text_phi_cases import build, score
 from text_phi_handwritten import records as handwritten
 
@@ -124,3 +125,72 @@ def test_dates_in_chinese_numerals_shift_too():
     r = deidentify("二〇二二年五月六日复查，二〇二二年十二月三十一日出院", seed=2)
     assert [x.kind for x in r.replacements] == ["date", "date"]
     assert "二〇二二年五月六日" not in r.text
+
+
+# ------------------------------------------------ names next to a role word, employers
+
+def _names(text):
+    return [p.original for p in find_phi(text) if p.kind == "name"]
+
+
+@pytest.mark.parametrize("text,names", [
+    ("主治医师李明查房。", ["李明"]),
+    ("家属张秀英陪同。", ["张秀英"]),
+    ("其妻张秀英代诉病史。", ["张秀英"]),
+    ("由王建国医生接诊。", ["王建国"]),
+    ("患者刘德华之子刘强陪同。", ["刘德华", "刘强"]),
+    ("责任护士陈丽巡视病房，患者无不适。", ["陈丽"]),
+    ("今日由欧阳建华主任主刀行腹腔镜胆囊切除术。", ["欧阳建华"]),
+    ("其夫孙志刚诉患者昨晚呕吐3次。", ["孙志刚"]),
+    ("联系人黄丽华（女儿），电话13812345678。", ["黄丽华"]),
+    ("请周敏护士协助翻身。", ["周敏"]),
+])
+def test_role_anchored_names(text, names):
+    assert _names(text) == names
+
+
+@pytest.mark.parametrize("text", [
+    "主治医师查房，患者一般情况尚可。",
+    "家属陪同入院。",
+    "其妻代诉病史。",
+    "经治医生于今日查房，嘱继续抗感染治疗。",
+    "家属同意手术，签署知情同意书。",
+    "医生和家属沟通病情，家属表示理解。",
+    "由值班医生接诊，护士长巡视病房。",
+    "主任查房后指示：完善胃镜检查。",
+    "患者向医生诉腹痛加重，管床医生予解痉治疗。",
+    "张医生查房后指示：继续抗感染治疗。",
+    "患者王某某之子陪同。",
+    "其子女均体健。",
+])
+def test_role_words_without_a_name_take_nothing(text):
+    assert [n for n in _names(text) if not n.endswith("某")] == []
+
+
+@pytest.mark.parametrize("text,employer", [
+    ("工作单位：北京市第一中学。", "北京市第一中学"),
+    ("职业：教师，工作单位：杭州市西湖区教育局。", "杭州市西湖区教育局"),
+    ("患儿就读学校：长沙市育才小学，三年级。", "长沙市育才小学"),
+    ("患者就职于华为技术有限公司，长期伏案工作。", "华为技术有限公司"),
+])
+def test_employer_and_school_are_identifiers(text, employer):
+    found = [(p.kind, p.original) for p in find_phi(text)]
+    assert ("employer", employer) in found
+
+
+@pytest.mark.parametrize("text", [
+    "职业：教师。",
+    "剂量单位：mg。",
+    "患者为中学教师，长期伏案工作。",
+    "在学校体检时发现血压升高。",
+    "计量单位换算：1mmol/L。",
+])
+def test_occupations_and_unit_words_are_not_employers(text):
+    assert [p for p in find_phi(text) if p.kind == "employer"] == []
+
+
+def test_role_names_are_replaced_consistently():
+    r = deidentify("家属张秀英陪同。其妻张秀英代诉病史。工作单位：北京市第一中学。", seed=5)
+    assert "张秀英" not in r.text and "北京市第一中学" not in r.text
+    reps = {x.replacement for x in r.replacements if x.original == "张秀英"}
+    assert len(reps) == 1

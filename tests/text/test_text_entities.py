@@ -158,3 +158,21 @@ def test_chinese_numerals(text, value):
     from medsim.text.measures import cn_number
 
     assert cn_number(text) == value
+
+
+@pytest.mark.parametrize("text,norm,surface", [
+    ("感冒药吃着，可头还是疼。", "头痛", "头还是疼"),
+    ("膝盖一直疼，上下楼明显。", "关节痛", "膝盖一直疼"),
+    ("这两天肚子有点痛。", None, "肚子有点痛"),
+])
+def test_lay_pain_with_an_adverb_inside_is_one_symptom(text, norm, surface):
+    # patients put 一直 / 还是 / 有点 between the body part and 疼: still the lay term for the symptom
+    [s] = _by_type(text, "symptom")
+    assert s.text == surface
+    if norm:
+        assert s.norm == norm
+
+
+def test_adverb_pain_pattern_takes_no_negation_or_non_terms():
+    assert _by_type("头不疼，膝盖也不痛。", "symptom") == []
+    assert _by_type("他一直疼爱孩子。", "symptom") == []

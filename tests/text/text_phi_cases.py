@@ -155,13 +155,68 @@ def make_record(rng: random.Random, i: int) -> Record:
     return r
 
 
+_ROLE_FRAMES = [
+    # (text before the name, text after it); the name is planted between
+    ("主治医师", "查房，患者一般情况可。"),
+    ("家属", "陪同入院。"),
+    ("其妻", "代诉病史。"),
+    ("由", "医生接诊，予吸氧、心电监护。"),
+    ("责任护士", "巡视病房，患者睡眠可。"),
+    ("其子", "签字同意手术。"),
+    ("联系人", "（配偶），电话未留。"),
+    ("请", "主任会诊，建议完善胃镜。"),
+]
+# role words with no name after them, and masked names: nothing (or only the masked name) to take
+_ROLE_LOOKALIKES = [
+    "主治医师查房，患者一般情况尚可。", "家属陪同入院。", "其妻代诉病史。", "由值班医生接诊，护士长巡视病房。",
+    "经治医生于今日查房，嘱继续抗感染治疗。", "医生和家属沟通病情，家属表示理解。", "主任查房后指示：完善胃镜检查。",
+    "家属同意手术，签署知情同意书。", "职业：教师。", "剂量单位：mg。", "在学校体检时发现血压升高。",
+]
+_SCHOOLS = ["第一中学", "实验小学", "育才中学", "师范大学", "第二人民小学"]
+_COMPANIES = ["机械制造有限公司", "纺织厂", "物流有限公司", "建筑工程公司"]
+
+
+def make_role_record(rng: random.Random, i: int) -> Record:
+    """Names next to a role word (主治医师李明查房, 其妻张秀英代诉), employers and schools, and the
+    same role words with no name after them."""
+    r = Record()
+    place = rng.choice(_PLACES)
+    r.add("患者")
+    r.add(rng.choice(_SURNAMES) + "某", "name")
+    r.add("，男，52岁。")
+    before, after = _ROLE_FRAMES[i % len(_ROLE_FRAMES)]
+    r.add(before)
+    r.add(_name(rng), "name")
+    r.add(after)
+    r.add(_ROLE_LOOKALIKES[i % len(_ROLE_LOOKALIKES)])
+    if i % 3 == 0:
+        r.add("工作单位：")
+        r.add(place[1] + rng.choice(_SCHOOLS), "employer")
+        r.add("。")
+    elif i % 3 == 1:
+        r.add("患者就职于")
+        r.add(place[1].removesuffix("市") + rng.choice(_COMPANIES), "employer")
+        r.add("，长期伏案工作。")
+    if i % 4 == 0:
+        r.add("患者")
+        name = _name(rng)
+        r.add(name, "name")
+        r.add("之子")
+        r.add(_name(rng), "name")
+        r.add("陪同。")
+    r.add("查体：T 36.8℃，BP 130/80mmHg，心肺听诊未见异常。")
+    return r
+
+
 def name_ascii(rng: random.Random) -> str:
     return rng.choice(["zhang", "li", "wang", "liu", "chen"]) + str(rng.randint(1, 999))
 
 
-def build(n: int = 240, seed: int = 20261130) -> list[Record]:
+def build(n: int = 240, seed: int = 20261130, n_role: int = 80) -> list[Record]:
+    """``n`` records in the original six styles, then ``n_role`` with role-anchored names and
+    employers (drawn after, so the first ``n`` are the same records as before they were added)."""
     rng = random.Random(seed)
-    return [make_record(rng, i) for i in range(n)]
+    return [make_record(rng, i) for i in range(n)] + [make_role_record(rng, i) for i in range(n_role)]
 
 
 def score(records: list[Record]) -> dict[str, dict[str, float]]:
@@ -196,6 +251,8 @@ if __name__ == "__main__":
 
     sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
     recs = build()
+    if "--no-role" in sys.argv:
+        recs = build(n_role=0)
     print(f"{len(recs)} synthetic records")
     print(f"{'type':<10} {'gold':>5} {'pred':>5} {'precision':>9} {'recall':>7}")
     for kind, m in score(recs).items():
