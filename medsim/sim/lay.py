@@ -112,8 +112,9 @@ def _narrator_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     # （女儿代述）, (家属提供病史), （代诉）: a note wherever the record puts it — not part of the story
     note = re.compile(rf"[（(][^（）()]{{0,10}}?(?:(?:{person})[^（）()]{{0,3}}?(?:{alt})|"
                       rf"(?:{'|'.join(map(re.escape, telling))}))[^（）()]{{0,4}}[）)]")
-    # 家属诉, 其妻代诉, 母亲代述 written into the text
-    inline = re.compile(rf"(?:{person})(?:{'|'.join(map(re.escape, telling))}|诉)")
+    # 家属诉, 其妻代诉, 母亲代述 written into the text (由同事陪同来诊 only says who came along)
+    told = [m for m in telling if "陪" not in m]
+    inline = re.compile(rf"(?:{person})(?:{'|'.join(map(re.escape, told))}|诉|述)")
     return note, inline
 
 
@@ -149,7 +150,8 @@ def subject_for(case) -> str:
     return "我"
 
 
-_KIN = re.compile(r"(?<![他她])(父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|爷爷|奶奶|外公|外婆)")
+_KIN_WORDS = "父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|爷爷|奶奶|外公|外婆|丈夫|妻子|老伴"
+_KIN = re.compile(rf"(?<![他她])({_KIN_WORDS})")
 
 
 @lru_cache(maxsize=8192)
@@ -163,6 +165,8 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     text = clause.strip()
     if text.startswith("于"):
         text = text[1:]
+    # （儿子代述）父亲2年来…: right after the note, the teller's 父亲 is the patient
+    text = re.sub(rf"(?:{_narrator_patterns()[0].pattern})\s*(?:{_KIN_WORDS})", "患者", text)
     text = strip_narrator(text).replace("“", "").replace("”", "")  # the record's quotes are not spoken
     if subject != "我":
         text = re.sub(r"^(患者|患儿|病人)于?", subject, text)

@@ -209,6 +209,13 @@ def test_an_unconscious_patient_is_spoken_for_by_family():
     assert "他母亲" in history or "他妈妈" in history, history
 
 
+def test_the_teller_names_the_patient_by_kinship():
+    # （儿子代述）父亲…: the son's father is the patient, not the patient's father
+    said = lay.clause_to_lay("（儿子代述）父亲2年来记忆力逐渐下降", subject="他")
+    assert said.startswith("他2年来") and "父亲" not in said, said
+    assert lay.clause_to_lay("母亲患糖尿病", subject="他") == "他母亲患糖尿病"
+
+
 def test_a_patient_who_cannot_speak_is_spoken_for():
     p = RulePatient(spec(), aphasic_case(), seed=0)
     opening = p.opening_sync().text
@@ -221,3 +228,8 @@ def test_a_patient_who_speaks_still_says_i():
     case = hypertension_case()
     p = RulePatient(spec(), case, seed=0)
     assert p.opening_sync().text.startswith("医生，我")
+    # brought in by a colleague, but telling it herself; a faint that has passed; a denial
+    assert lay.subject_for(case.model_copy(update={"hpi": "患者进食虾后出现全身风团、气促，由同事陪同打车来诊。"})) == "我"
+    assert lay.subject_for(case.model_copy(update={"hpi": "患者站立时一过性意识丧失约1分钟，自行清醒。"})) == "我"
+    assert lay.subject_for(case.model_copy(update={"hpi": "患者头晕，无意识不清，无言语不清。"})) == "我"
+    assert lay.subject_for(case.model_copy(update={"hpi": "家属诉患者今晨起反应迟钝。"})) == "他"
