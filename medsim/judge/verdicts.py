@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
+
+from medsim.sim.answer import json_objects
 
 _BRACKET = re.compile(r"\[\s*([1-5１-５])\s*\]")
 _LABELLED = re.compile(r"(?:得分|评分|分数|score)\s*[\"'“”]?\s*[:：]?\s*[\"'“”]?\s*\[?\s*([1-5１-５])(?:\s*分)?",
@@ -12,28 +12,10 @@ _LABELLED = re.compile(r"(?:得分|评分|分数|score)\s*[\"'“”]?\s*[:：]?
 _FULL = str.maketrans("１２３４５", "12345")
 
 
-def _json_objects(text: str) -> list[Any]:
-    found = []
-    depth, start = 0, None
-    for index, char in enumerate(text):
-        if char == "{":
-            if depth == 0:
-                start = index
-            depth += 1
-        elif char == "}" and depth:
-            depth -= 1
-            if depth == 0 and start is not None:
-                try:
-                    found.append(json.loads(text[start:index + 1]))
-                except json.JSONDecodeError:
-                    pass
-    return found
-
-
 def parse_score(text: str) -> int | None:
     """A 1–5 score from a judge's reply, or None when it cannot be read unambiguously."""
     text = (text or "").translate(_FULL)
-    for obj in _json_objects(text):
+    for obj in json_objects(text):
         if isinstance(obj, dict):
             for key in ("得分", "score", "评分", "分数"):
                 if key in obj:
@@ -53,7 +35,7 @@ def parse_score(text: str) -> int | None:
 def parse_criteria(text: str, n: int) -> list[bool] | None:
     """Per-criterion verdicts (1-based ids) from a judge's reply; None unless all n are given."""
     text = (text or "").translate(_FULL)
-    for obj in _json_objects(text):
+    for obj in json_objects(text):
         results = obj.get("results") if isinstance(obj, dict) else None
         if isinstance(results, list):
             met: dict[int, bool] = {}

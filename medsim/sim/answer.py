@@ -265,17 +265,22 @@ def _unnest(obj: dict[str, Any], fields: list[str]) -> dict[str, Any]:
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
 
 
+def json_objects(text: str) -> list[Any]:
+    """Every JSON value found in ``text`` (fenced or bare braces), repaired if need be, in order.
+    Model answers and judge verdicts both arrive as JSON wrapped in prose."""
+    text = text.replace("｛", "{").replace("｝", "}")
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + _brace_spans(text)
+    return [obj for obj in map(_loads_tolerant, candidates) if obj is not None]
+
+
 def extract_json(text: str, expected: list[str] | None = None) -> dict[str, Any] | None:
     """The JSON object in ``text``: fenced or bare, repaired if need be.
 
     When several objects parse, the one holding most ``expected`` keys wins (ties: the last,
     since models give examples before their answer).
     """
-    text = text.replace("｛", "{").replace("｝", "}")
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + _brace_spans(text)
     best, best_key = None, (-1, -1)
-    for i, cand in enumerate(candidates):
-        obj = _loads_tolerant(cand)
+    for i, obj in enumerate(json_objects(text)):
         if not isinstance(obj, dict):
             continue
         hits = sum(1 for k in (expected or []) if k in obj or k.lower() in {str(x).lower() for x in obj})
