@@ -157,7 +157,14 @@ def conflicting(a: str, b: str) -> bool:
         ma, mb = _members(a, group), _members(b, group)
         if ma and mb and not ma & mb:
             return True
-    return False
+    return _negated_inside(a, b) or _negated_inside(b, a)
+
+
+def _negated_inside(longer: str, shorter: str) -> bool:
+    """不稳定型心绞痛 holds 稳定型心绞痛 but names its opposite: a 不/非/无 written straight onto
+    the shorter term turns containment into contradiction."""
+    at = longer.find(shorter)
+    return len(shorter) >= 2 and at > 0 and longer[at - 1] in "不非无"
 
 
 @dataclass

@@ -205,3 +205,11 @@ def test_wrong_practice_named_as_such_is_negated(layer):
     assert not find_point("错误的做法是让孩子仰头", "让孩子仰头").met
     assert find_point("胸口不对劲、出汗", "胸口").met  # 不对劲 is not a verdict on 胸口
     assert find_point("双侧瞳孔不对称", "瞳孔").met
+
+
+def test_a_negating_prefix_is_the_opposite_diagnosis_not_a_contained_one() -> None:
+    from medsim.scoring.matching import match_term
+
+    assert not match_term("不稳定型心绞痛", "稳定型心绞痛").ok
+    assert not match_term("稳定型心绞痛", "不稳定型心绞痛").ok
+    assert match_term("急性前壁心肌梗死", "急性心肌梗死").ok  # a more specific name still counts
