@@ -24,7 +24,9 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     for s in summary["scenarios"]:
         score, ci = _fmt(s["score"], s["ci"])
         scorers = " ".join(f"{safe(k)}={v:.2f}" for k, v in sorted(s["by_scorer"].items()))
-        rates = " ".join(f"{safe(k)}={v:.2f}" for k, v in s["rates"].items())
+        # rates are not scores (lower under-triage is better): set apart so they do not read as one
+        rates = "(" + ", ".join(f"{safe(k.replace('_rate', ''))} rate {v:.2f}" for k, v in s["rates"].items()) + ")" \
+            if s["rates"] else ""
         table.add_row(safe(s["id"]), score, ci, str(s["n"]), f"[red]{s['errors']}[/]" if s["errors"] else "0",
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
@@ -44,4 +46,8 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     for s in errors:
         console.print(f"[red]{s['errors']} error(s) in {safe(s['id'])}[/] (not scored): "
                       + safe("; ".join(s["error_reasons"])))
+    for s in summary["scenarios"]:
+        for scorer, info in s.get("scorer_errors", {}).items():
+            console.print(f"[red]{info['count']} item(s) in {safe(s['id'])} not scored by {safe(scorer)}[/]: "
+                          f"{safe(info['reason'])}")
     return summary

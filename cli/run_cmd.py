@@ -121,7 +121,11 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
     console.print(f"finished in {time.monotonic() - started:.1f}s")
     from cli.report_view import print_summary
 
-    print_summary(store, run_id, taxonomy)
+    summary = print_summary(store, run_id, taxonomy)
+    if any(s.get("scorer_errors") for s in summary["scenarios"]):
+        err_console.print("[red]some scorers could not score some items[/] (see above); fix the judge or "
+                          "embedder and rerun with --no-cache, since their failed replies are cached")
+        raise SystemExit(EXIT_FAIL)
     episodes = store.episodes(run_id)
     failed = sum(e["status"] == "error" for e in episodes)
     if failed:
@@ -174,7 +178,7 @@ def runs_command(db: Path) -> None:
     console.print(table)
 
 
-def show_run_command(run_id: str, db: Path, taxonomy: str) -> None:
+def show_run_command(run_id: str, db: Path, taxonomy: str, items: bool = False, scenario: str | None = None) -> None:
     if not db.exists():
         fail(f"no run store at {db}", hint="pass --db PATH", code=EXIT_USAGE)
     store = Store(db)
@@ -186,4 +190,30 @@ def show_run_command(run_id: str, db: Path, taxonomy: str) -> None:
                   f"seed {config.get('seed')}; repeats {config.get('repeats')}; limit {config.get('limit')}")
     from cli.report_view import print_summary
 
+    if items:
+        _print_items(store, run["id"], scenario)
+        return
     print_summary(store, run["id"], taxonomy)
+
+
+def _print_items(store: Store, run_id: str, scenario: str | None) -> None:
+    """Each item's score and, for what fell short, the scorers' own reasons."""
+    by_item: dict[tuple, list[dict]] = {}
+    for row in store.scores(run_id):
+        by_item.setdefault((row["scenario_id"], row["case_id"], row["repeat"]), []).append(row)
+    table = Table(title="items", header_style="bold")
+    for column in ("scenario", "case", "score", "why (scorers below 1)"):
+        table.add_column(column, no_wrap=column != "why (scorers below 1)")
+    for episode in store.episodes(run_id, scenario):
+        key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
+        if episode["error"]:
+            why = f"[red]error: {safe(episode['error'])}[/]"
+        else:
+            why = "; ".join(f"{safe(r['scorer'])} {'—' if r['value'] is None else format(r['value'], '.2f')}: "
+                            f"{safe((r['reasons'] or [r['error'] or ''])[0])}"
+                            for r in by_item.get(key, [])
+                            if r["error"] or (r["value"] is not None and r["value"] < 1))
+        score = "—" if episode["item_score"] is None else f"{episode['item_score']:.2f}"
+        case = episode["case_id"] + (f"#{episode['repeat']}" if episode["repeat"] else "")
+        table.add_row(safe(episode["scenario_id"]), safe(case), score, why)
+    console.print(table)

@@ -185,6 +185,7 @@ def load_scenarios(config: RunConfig) -> list[LoadedScenario]:
 def start_run(store: Store, config: RunConfig, loaded: list[LoadedScenario], model_description: dict) -> str:
     run_id = new_run_id()
     stored = {**config.storable(), "scenarios": [item.scenario.id for item in loaded],
+              "scenario_dimensions": {item.scenario.id: item.scenario.dimension for item in loaded},
               "scenario_paths": [str(item.path) for item in loaded], "clinician": model_description}
     store.create_run(run_id, config.model, stored, medsim.__version__, file_hashes(loaded))
     return run_id
@@ -253,8 +254,16 @@ def make_services(config: RunConfig, store: Store | None, *, human_io: Any = Non
 
         cache = ResponseCache(store.path)
 
+    from medsim.models.config import available_models
+
+    named = set(available_models(config.models_file))
+
     def resolver(spec: str) -> ChatModel:
-        return resolve_model(spec, base_url=config.base_url, models_file=config.models_file, cache=cache)
+        # --base-url is the clinician's endpoint. A judge or patient named in models.yaml keeps
+        # its own URL (a hosted judge must never be sent to the local model server); an unnamed
+        # one is reached on the same endpoint as the clinician.
+        base_url = None if spec.split(":", 1)[0] in named else config.base_url
+        return resolve_model(spec, base_url=base_url, models_file=config.models_file, cache=cache)
 
     options: dict[str, Any] = {}
     if human_io is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from medsim.scenario.registry import get_taxonomy
-from medsim.scenario.schema import ScorerRef
+from medsim.scenario.schema import ScorerRef, Taxonomy
 from medsim.scoring.aggregate import Item, dimension_scores, scenario_score
 from medsim.scoring.base import Score
 from medsim.store.db import Store
@@ -20,7 +20,8 @@ def _items(store: Store, run_id: str) -> tuple[dict[str, list[Item]], dict[str, 
     user's or an imported scenario is weighted as it was run, not as a bundled file says)."""
     by_episode: dict[tuple[str, str, int], list[Score]] = {}
     weights: dict[tuple[str, str, int], list[ScorerRef]] = {}
-    for row in store.scores(run_id):
+    rows = store.scores(run_id)
+    for row in rows:
         key = (row["scenario_id"], row["case_id"], row["repeat"])
         by_episode.setdefault(key, []).append(
             Score(row["scorer"], row["value"], row["reasons"], row["details"], row["error"]))
@@ -54,6 +55,29 @@ def simulator_stats(episodes: list[dict[str, Any]]) -> dict[str, dict[str, int]]
     return out
 
 
+def scorer_errors(store: Store, run_id: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per scenario and scorer: how many items a scorer could not score (a judge that gave no
+    readable verdict, an embedder that failed) and the first reason — never hidden as a zero."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in store.scores(run_id):
+        if row["error"]:
+            entry = out.setdefault(row["scenario_id"], {}).setdefault(row["scorer"], {"count": 0, "reason": row["error"]})
+            entry["count"] += 1
+    return out
+
+
+def with_declared_dimensions(taxonomy: Taxonomy, declared: dict[str, str]) -> Taxonomy:
+    """A scenario the taxonomy does not list (a user's own, an imported MCQ set) counts under
+    the dimension its file declares, when this taxonomy has a dimension of that id."""
+    listed = {sid for dim in taxonomy.dimensions for sid in dim.scenarios}
+    extra = {sid: dim for sid, dim in declared.items() if sid not in listed}
+    if not extra:
+        return taxonomy
+    dimensions = [d.model_copy(update={"scenarios": [*d.scenarios, *(s for s, dim in extra.items() if dim == d.id)]})
+                  for d in taxonomy.dimensions]
+    return taxonomy.model_copy(update={"dimensions": dimensions})
+
+
 def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
     run = store.get_run(run_id)
     items, refs = _items(store, run["id"])
@@ -67,6 +91,7 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         entry["n"] += 1
     scenario_scores = []
     scenarios = []
+    unscored = scorer_errors(store, run["id"])
     for scenario_id, scenario_items in sorted(items.items()):
         result = scenario_score(scenario_items, refs.get(scenario_id), scenario_id=scenario_id)
         scenario_scores.append(result)
@@ -76,10 +101,11 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "id": scenario_id, "score": result.score, "ci": result.ci, "n": result.n_items,
             "scored": result.n_scored, "errors": sum(1 for item in scenario_items if item.error),
             "error_reasons": errors[:5], "by_scorer": result.by_scorer, "rates": result.rates,
+            "scorer_errors": unscored.get(scenario_id, {}),
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
             "mean_latency_s": (use["latency_s"] / use["n"]) if use.get("n") else None,
         })
-    tax = get_taxonomy(taxonomy)
+    tax = with_declared_dimensions(get_taxonomy(taxonomy), run["config"].get("scenario_dimensions", {}))
     dimensions = [
         {"id": d.dimension_id, "name": d.name, "score": d.score, "ci": d.ci, "scenarios": d.scenarios,
          "missing": d.missing}
