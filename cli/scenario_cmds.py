@@ -10,6 +10,7 @@ from rich.table import Table
 
 from cli.console import EXIT_FAIL, EXIT_OK, EXIT_USAGE, console, err_console, fail
 from cli.safe import safe
+from medsim.importers import IMPORTED_IDS
 from medsim.paths import scenarios_dir
 from medsim.scenario.load import ScenarioInvalid, load_scenario
 from medsim.scenario.registry import get_scenario, get_taxonomy, scenario_paths, taxonomy_paths
@@ -70,7 +71,7 @@ def validate_command(paths: list[Path], *, phi: bool) -> None:
             taxonomy = None if taxonomy_problems else get_taxonomy(path.stem)
             for dim in taxonomy.dimensions if taxonomy else []:
                 for sid in dim.scenarios:
-                    if sid not in known:
+                    if sid not in known and sid not in IMPORTED_IDS:
                         warnings.append(Problem(str(path), 1, 1, f"dimensions.{dim.id}",
                                                 f"scenario {sid!r} is not bundled", severity="warning"))
     for warning in warnings:
