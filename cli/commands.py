@@ -58,11 +58,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("show-run")
     def show_run(run_id: Annotated[str, typer.Argument(help="Run id (or a unique part of it)")],
-                 db: Db = DEFAULT_DB, taxonomy: TaxonomyOpt = "climedbench") -> None:
-        """Show one stored run: its settings and scores."""
+                 db: Db = DEFAULT_DB, taxonomy: TaxonomyOpt = "climedbench",
+                 items: Annotated[bool, typer.Option("--items", help="One line per item: score and why")] = False,
+                 scenario: Annotated[str | None, typer.Option(help="Only this scenario's items")] = None) -> None:
+        """Show one stored run: its settings and scores (and each item with --items)."""
         from cli.run_cmd import show_run_command
 
-        show_run_command(run_id, db, taxonomy)
+        show_run_command(run_id, db, taxonomy, items, scenario)
 
     @app.command("play")
     def play(

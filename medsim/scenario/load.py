@@ -160,8 +160,9 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
                                     _field_path(case_loc + (_index, field_name)), message))
 
         if case.id in seen:
+            first_line, _ = located.where(case_loc + (seen[case.id],))
             problems.append(Problem(case_path_display, line, col, _field_path(case_loc + (index, "id")),
-                                    f"duplicate case id {case.id!r} (first used by case #{seen[case.id]})"))
+                                    f"duplicate case id {case.id!r} (first used at line {first_line})"))
         seen.setdefault(case.id, index)
         # Gold must carry every json field the scored answer asks for (and earlier stages, when
         # the scenario carries gold answers forward).

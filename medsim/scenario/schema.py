@@ -348,8 +348,12 @@ class Scenario(Strict):
             raise ValueError(f"stages are only for kind 'staged', not {self.kind!r}")
         if self.kind == "single_turn" and self.clinician.max_turns != 1:
             raise ValueError("kind 'single_turn' has clinician.max_turns 1")
-        if self.stages and not any(stage.scored for stage in self.stages):
-            raise ValueError("mark at least one stage with scored: true")
+        scored = [stage.id for stage in self.stages if stage.scored]
+        if self.stages and not scored:
+            raise ValueError("mark one stage with scored: true")
+        if len(scored) > 1:
+            raise ValueError(f"only one stage can be scored (found {', '.join(scored)}); make one staged "
+                             "scenario per scored stage, as test_ordering and diagnosis do")
         return self
 
     @property

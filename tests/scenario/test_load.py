@@ -77,7 +77,7 @@ def test_duplicate_case_ids(scenario_dir: Path) -> None:
     body = text.split("cases:\n", 1)[1]
     cases.write_text(text + body, encoding="utf-8")
     found = problems_of(scenario_dir / "demo.yaml")
-    assert any("cases[1].id" in p and "duplicate case id 'demo-001'" in p for p in found), found
+    assert any("cases[1].id" in p and "duplicate case id 'demo-001' (first used at line" in p for p in found), found
 
 
 def test_case_reference_may_not_escape_the_scenario_folder(tmp_path: Path) -> None:
