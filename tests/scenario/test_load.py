@@ -162,3 +162,13 @@ def test_unknown_scorers_and_settings_are_errors_when_checked(scenario_dir: Path
                for p in found), found
     assert any("under_triage_wieght: unknown setting for scorer triage_level; did you mean under_triage_weight?"
                in p for p in found), found
+
+
+def test_a_staged_scenario_scores_one_stage(tmp_path: Path) -> None:
+    scaffold("demo", "staged", tmp_path)
+    path = tmp_path / "demo.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("    answer: {format: text}\n",
+                                                             "    answer: {format: text}\n    scored: true\n"),
+                    encoding="utf-8")
+    found = problems_of(path)
+    assert any("only one stage can be scored (found admission, results)" in p for p in found), found
