@@ -42,6 +42,13 @@ def test_topic_accuracy(part):
     assert acc >= 0.9, misses
 
 
+# Lists that have not reached 0.9 yet are measured and printed, not asserted.
+@pytest.mark.parametrize("part", ["heldout4"])
+def test_topic_accuracy_measured(part):
+    acc, misses = accuracy(DATA[part])
+    print(f"{part}: topic accuracy {acc:.3f} on {len(DATA[part])} questions; misses: {misses}")
+
+
 def test_lay_synonym_and_colloquial_forms():
     assert classify("心口疼不疼？").symptoms == ["胸痛"]
     assert classify("拉不拉肚子？").symptoms == ["腹泻"]
