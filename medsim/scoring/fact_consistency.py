@@ -56,8 +56,9 @@ def clinician_prose(inp: ScoreInput) -> str:
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
     if not text.strip():
+        # Not applicable (a JSON-only answer), which is not an error: the item is scored on the rest.
         return Score(NAME, None, ["无可核查的陈述（仅结构化答案或只有提问） / no prose to check"],
-                     error="no clinician prose to check")
+                     {"skipped": "no clinician prose to check"})
     report = check(inp.case, text, key_facts=[])
     problems = report.problems()
     limit = int(inp.config.get("max_listed", 5))

@@ -32,8 +32,9 @@ def score_info_gathering(inp: ScoreInput) -> Score:
     details = inp.transcript.info.get("info_gathering") or info_gathering(inp.case, inp.transcript)
     fraction = details["fraction"]
     if fraction is None:
-        return Score(NAME, None, ["所有关键事实都在开场时由患者主动说出，无可问诊的内容"], details,
-                     error="no elicitable key facts")
+        # Not applicable rather than an error: nothing was left for the clinician to draw out.
+        return Score(NAME, None, ["所有关键事实都在开场时由患者主动说出，无可问诊的内容"],
+                     {**details, "skipped": "no elicitable key facts"})
     per = float(inp.config.get("repeat_penalty", 0.05))
     cap = float(inp.config.get("max_repeat_penalty", 0.25))
     penalty = min(cap, per * details["repeats"])

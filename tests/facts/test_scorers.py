@@ -32,7 +32,7 @@ def test_fact_consistency_checks_all_turns_and_skips_questions(appendicitis):
 def test_fact_consistency_skips_structured_answers(appendicitis):
     score = get_scorer("fact_consistency")(_inp(appendicitis, ['{"level": 3, "department": "普外科"}'],
                                                 answer={"level": 3, "department": "普外科"}))
-    assert score.value is None and score.error
+    assert score.value is None and score.error is None and score.details["skipped"]  # not applicable, not an error
 
 
 def test_coverage(appendicitis):
