@@ -39,3 +39,12 @@ def test_readme_baseline_table_matches_a_fresh_run() -> None:
     assert set(got) == set(expected), "every bundled scenario has a README row"
     stale = {sid: (expected[sid], round(got[sid], 3)) for sid in got if abs(got[sid] - expected[sid]) > 0.0005}
     assert not stale, f"README baseline table is stale (README, now): {stale}; rerun and update it"
+
+
+def test_readme_main_job_succeeds(tmp_path: Path) -> None:
+    """`medsim run all --model baseline` (the README's main job) ends cleanly: exit 0, no errors."""
+    from tests.cli.conftest import run_medsim
+
+    result = run_medsim("run", "all", "--model", "baseline", "--db", str(tmp_path / "runs.sqlite"), timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "finished in" in result.stdout and "error" not in result.stderr.lower()
