@@ -41,9 +41,16 @@ class Parsed:
 
 
 _FOLD = (
-    (r"啥", "什么"), (r"咋", "怎么"), (r"哪儿|哪块|哪个地方|什么地方|哪一块", "哪里"),
-    (r"哪(?![里个些边天种次])", "哪里"), (r"多长时间|多少时间|多长日子", "多久"),
+    (r"啥子|啥", "什么"), (r"咋", "怎么"), (r"几时|多会儿", "什么时候"), (r"晓得", "知道"), (r"干嘛|干啥", "干什么"), (r"不适", "不舒服"), (r"有冇|冇", "有没有"), (r"哪块儿|哪儿|哪块|哪个地方|什么地方|哪一块", "哪里"),
+    (r"哪(?![里个些边天种次])", "哪里"), (r"多长时间|多少时间|多(长|少)日子", "多久"),
     (r"(.)不\1(?=[？?。，]|$)", r"\1吗"), (r"\s+", ""),
+    # A没A / A不A inside a question are yes/no questions: 发没发烧, 抽不抽烟 → 有没有发烧, 是否抽烟
+    (r"([^有])没\1", r"有没有\1"), (r"([^会能是要好对有可])不\1(?![？?。，]|$)", r"是否\1"),
+    # dialect and lay words an elderly patient is asked with (头一回, 高寿, 解手, 心里头)
+    (r"头一(回|次)|第一回", "第一次"), (r"高寿|贵庚", "多大年纪"), (r"解手", "大小便"), (r"心里头", "心里"),
+    (r"人工流产|人流|打胎", "流产"),
+    # V过没 / V了没 at the end of a question is V过没有 (看过没？)
+    (r"(过|了)没(?=[？?。，]|$)", r"\1没有"),
 )
 
 _Q = r"(吗|么|呢|？|有没有|是否|有无|会不会)"
@@ -53,10 +60,10 @@ _CUES: dict[str, tuple[str, ...]] = {
     "greeting": (r"^(你好|您好)", r"请坐", r"我是.{0,8}(医生|大夫)", r"有什么(可以|能)帮"),
     "ending": (
         r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
-        r"复查", r"先到这", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+        r"复查", r"先到这", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"稍后|待会|病房|谢谢配合", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
     ),
     "chief_complaint": (
-        r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下).{0,6}(情况|不舒服|怎么)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
+        r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮",
     ),
@@ -65,18 +72,18 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"起病", r"发病时间", r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
     ),
     "duration": (
-        r"多久", r"几天了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
+        r"多久", r"几天了", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
     ),
     "site": (
-        r"哪里.{0,2}疼", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
+        r"哪里.{0,2}疼", r"疼.{0,2}在哪里", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"范围|面积", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
     ),
     "character": (
-        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"像什么", r"疼起来", r"隐隐", r"作疼", r"(胀|刺|绞|闷|隐|钝)疼",
+        r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"像什么", r"疼起来.{0,3}(什么|怎么|像)", r"隐隐", r"作疼", r"(胀|刺|绞|闷|隐|钝)疼",
         r"压着疼", r"针扎", r"刀割", r"闷闷", r"一跳一跳", r"一阵一阵", r"阵发", r"持续性", r"压榨", r"紧缩",
-        r"烧灼", r"火辣辣", r"撕裂",
+        r"烧灼", r"火辣辣", r"撕裂", r"(一样|似的).{0,2}疼", r"一会儿.{0,4}一会儿", r"持续疼还是", r"[酸胀刺闷]疼还是",
     ),
     "severity": (
-        r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"严重吗", r"能忍", r"忍受",
+        r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
         r"忍得住", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动)", r"疼成什么样", r"下地",
     ),
     "radiation": (
@@ -84,11 +91,11 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(别的|其他)地方.{0,4}疼", r"跟着疼", r"(跑|转移|挪)到", r"牵连", r"到(别的|其他)地方",
     ),
     "triggers": (
-        r"诱因", r"(情况|时候|以后|后|会|下)\S{0,3}加重", r"更(疼|厉害|难受|重)", r"在(干|做)什么",
-        r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(情况|时候)下?.{0,2}发作",
+        r"诱因", r"诱发", r"(情况|时候|以后|后|会|下)\S{0,3}加重", r"更(疼|厉害|难受|重)", r"在(干|做)什么",
+        r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(了|后|完)才(开始|疼|发作|出现|有)", r"累着", r"(情况|时候)下?.{0,5}发作",
     ),
     "relief": (
-        r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"自己.{0,2}好",
+        r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
@@ -99,34 +106,36 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "treatment": (
         r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗过", r"输过液",
-        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样",
+        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样", r"(有没有|有)效果", r"(就诊|就医|看病)过", r"去.{0,3}医院",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
-        r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)",
+        r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
-        r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病",
+        r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病", r"(做|放|装|搭|植入)过.{0,4}(支架|搭桥|起搏器)",
     ),
     "allergies": (r"过敏", r"药.{0,6}(起疹子|起疙瘩|起红点|红疹)", r"药.{0,3}会.{0,2}Ｓ", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
     "medications": (
         r"(吃|服|用)(的|着)?(什么|哪些)?(药|药物)", r"药物", r"降压药", r"降糖药", r"胰岛素", r"用药",
         r"药.{0,4}(名字|按时)", r"吃药", r"在用.{0,8}药", r"几次药",
+        # 血压药一直在吃吧: a drug named by what it treats
+        r"(血压|血糖|血脂|心脏|胃)的?药", r"药.{0,4}(一直|还)在(吃|用)",
     ),
     "family_history": (
         r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"父亲", r"母亲", r"兄弟", r"姐妹",
         r"亲属", r"亲戚", r"遗传",
     ),
-    "smoking": (r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支)", r"几根"),
-    "drinking": (r"喝酒", r"饮酒", r"酒"),
+    "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支)", r"几根"),
+    "drinking": (r"嗜好|不良习惯", r"喝酒", r"饮酒", r"酒"),
     "occupation": (
         r"什么工作", r"职业", r"干什么(活|的)", r"做什么的", r"上班", r"从事", r"粉尘", r"化学品", r"毒物",
     ),
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
-        r"同房", r"避孕", r"性生活",
+        r"同房", r"避孕", r"性生活", r"几胎",
     ),
     "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)"),
     "tests": (
@@ -144,7 +153,7 @@ _SPLIT_SYMPTOMS = (
     (r"体重.{0,4}(减轻|下降|掉)", "体重下降"),
     (r"痰.{0,4}(带血|有血)", "咯血"),
     (r"喘不喘", "呼吸困难"),
-    (r"(有没有|有无|会不会|还)吐(?![血痰])|吐(了|过)?没", "呕吐"),
+    (r"(?:(?<=有没有)|(?<=有无)|(?<=会不会)|(?<=还))吐(?![血痰])|吐(了|过)?没", "呕吐"),
 )
 
 # Example questions for the fuzzy fallback (only used when no cue fires).
@@ -164,6 +173,17 @@ _EXAMPLES: dict[str, tuple[str, ...]] = {
     "medications": ("吃什么药",),
     "family_history": ("家里人有这病吗",),
     "ending": ("好的就这样", "谢谢"),
+    # one or two plain forms for the topics above lacked, so the fallback can reach every topic
+    "greeting": ("您好",),
+    "course": ("以前有过吗", "越来越重了吗"),
+    "treatment": ("看过医生吗", "治疗过吗"),
+    "general": ("吃饭睡觉怎么样", "大小便怎么样"),
+    "tests": ("做过检查吗",),
+    "vitals": ("量过体温吗",),
+    "occupation": ("做什么工作",),
+    "menstrual": ("月经怎么样",),
+    "obstetric": ("怀孕了吗",),
+    "age": ("多大年纪了",),
 }
 
 
@@ -201,7 +221,14 @@ def _body_pattern() -> re.Pattern[str]:
 @cache
 def _drug_pattern() -> re.Pattern[str]:
     names = {n for canon, aliases in textlink._read_lexicon("drugs.txt") for n in (canon, *aliases) if len(n) >= 3}
+    names |= {n for members in vocab.DRUG_CLASSES.values() for n in members}
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
+
+
+@cache
+def _exam_pattern() -> re.Pattern[str]:
+    names = {n for canon, aliases in textlink._read_lexicon("exams.txt") for n in (canon, *aliases) if len(n) >= 2}
+    return re.compile("|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 
 def fold(text: str) -> str:
@@ -231,6 +258,10 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
         elif canon in _symptom_canon():
             symptoms.append(canon)
             masked[s:e] = "Ｓ" * (e - s)
+    # drugs are masked as Ｄ first, so 头孢 is not the body part 头
+    joined = "".join(masked)
+    for m in _drug_pattern().finditer(joined):
+        masked[m.start():m.end()] = "Ｄ" * (m.end() - m.start())
     # body parts left after the symptoms are masked as Ｂ (肚脐周围疼还是右下腹疼 → site)
     joined = "".join(masked)
     for m in _body_pattern().finditer(joined):
@@ -243,7 +274,7 @@ def _dedupe(items: list[str]) -> list[str]:
 
 
 _ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是")
-_YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|了没")
+_YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
 _SENTENCE = re.compile(r"(?<=[？?。！!；;])")
@@ -279,7 +310,7 @@ def _classify_sentence(folded: str) -> Parsed:
     # unless the clause asks an aspect of it (胸痛什么时候开始的 → onset).
     asked_symptoms: list[str] = []
     for clause in re.split(r"[，。；！？,;!?]", masked):
-        if "Ｓ" not in clause or clause.startswith("除了"):
+        if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
         if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
@@ -294,9 +325,14 @@ def _classify_sentence(folded: str) -> Parsed:
         topics.add("associated")
     if conditions and "family_history" not in topics:
         topics.add("past_history")
+    # an examination named with 过/吗/报告 (拍过胸片吗) asks about tests already done
+    if _exam_pattern().search(folded) and re.search(r"过|报告|结果|(做|拍|查|照)了", folded):
+        topics.add("tests")
     if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打", folded) and not topics & {
             "allergies", "treatment", "relief", "triggers"}:
         topics.add("medications")  # 阿司匹林每天都吃吗
+    if not topics and "Ｂ" in masked and re.search(r"[？?]|吗|呢|还是|是否", masked):
+        topics.add("site")  # only a body part asked about (是胸口这块吗): where it is
     topics = _precedence(topics, masked)
     if "associated" not in topics:
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
@@ -324,7 +360,9 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
     if "course" in topics and re.search(r"以前|一天比一天", masked):
         topics -= {"triggers", "severity"}
     if "vitals" in topics:
-        topics -= {"associated", "past_history", "tests"}
+        # 有没有糖尿病，血糖控制得怎么样: a condition asked in its own clause stays past history
+        own = any("Ｃ" in c and not _compiled()["vitals"].search(c) for c in re.split(r"[，,；;]", masked))
+        topics -= {"associated", "tests"} | (set() if own else {"past_history"})
     if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有", masked):
         topics &= {"ending", "greeting"}
     if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
@@ -350,6 +388,23 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
     if "treatment" in topics:
         topics.discard("site")
     if "menstrual" in topics:
+        topics.discard("course")
+    if topics & {"smoking", "drinking", "occupation"}:
+        topics.discard("duration")  # 抽烟多少年了: how long the habit, not the illness
+    if "age" in topics and re.search(r"(范围|面积|伤口|包|块).{0,3}多大", masked):
+        topics.discard("age")  # 范围有多大 asks the size, not the age
+    # 说一下用药情况: "情况" names another topic's subject; the complaint itself is not asked
+    if ("chief_complaint" in topics and topics - {"chief_complaint", "greeting"}
+            and not re.search(r"不舒服|难受|不得劲|不好|怎么(了|啦|回事)|症状|病|问题|原因", masked)):
+        topics.discard("chief_complaint")
+    # 描述/形容 ask the quality only when their object is the pain, not the place or the complaint
+    if "character" in topics and re.search(r"描述|形容", masked) and topics & {"site", "chief_complaint"}:
+        topics.discard("character")
+    if "radiation" in topics and re.search(r"(其他|别的)(部位|地方)", masked):
+        topics.discard("site")  # 向其他部位放射
+    if "site" in topics and re.search(r"哪里.{0,6}最", masked):
+        topics.discard("severity")  # 哪里疼得最厉害 locates the pain
+    if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化", masked):
         topics.discard("course")
     return topics
 
