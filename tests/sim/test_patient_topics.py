@@ -10,6 +10,10 @@ import yaml
 from medsim.sim.topics import TOPICS, classify
 
 DATA = yaml.safe_load((Path(__file__).parent / "data" / "questions.yaml").read_text(encoding="utf-8"))
+# Lists that reached 0.9 are asserted; a list below it is measured and printed only (its first
+# measurement is recorded in the YAML), so a fresh list's honest figure stays visible.
+ASSERTED = ["questions", "heldout", "heldout2", "heldout3", "heldout4"]
+MEASURED = ["heldout5"]
 
 
 def accuracy(items: list[dict]) -> tuple[float, list[tuple]]:
@@ -26,7 +30,7 @@ def accuracy(items: list[dict]) -> tuple[float, list[tuple]]:
 
 
 def test_question_set_is_large_and_labelled_with_known_topics():
-    items = DATA["questions"] + DATA["heldout"] + DATA["heldout2"] + DATA["heldout3"]
+    items = sum((DATA[part] for part in ASSERTED + MEASURED), [])
     assert len(DATA["questions"]) >= 200
     for item in items:
         assert set(item["topics"]) <= set(TOPICS), item
@@ -35,7 +39,7 @@ def test_question_set_is_large_and_labelled_with_known_topics():
     assert min(counts.values()) >= 3, counts
 
 
-@pytest.mark.parametrize("part", ["questions", "heldout", "heldout2", "heldout3"])
+@pytest.mark.parametrize("part", ASSERTED)
 def test_topic_accuracy(part):
     acc, misses = accuracy(DATA[part])
     print(f"{part}: topic accuracy {acc:.3f} on {len(DATA[part])} questions; misses: {misses}")
@@ -43,7 +47,7 @@ def test_topic_accuracy(part):
 
 
 # Lists that have not reached 0.9 yet are measured and printed, not asserted.
-@pytest.mark.parametrize("part", ["heldout4"])
+@pytest.mark.parametrize("part", MEASURED)
 def test_topic_accuracy_measured(part):
     acc, misses = accuracy(DATA[part])
     print(f"{part}: topic accuracy {acc:.3f} on {len(DATA[part])} questions; misses: {misses}")
