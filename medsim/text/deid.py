@@ -1,7 +1,9 @@
 """De-identification of Chinese clinical records.
 
 Finds 姓名 (after a label, 患者X, and next to a role word: 主治医师李明查房, 其妻张秀英代诉,
-由王建国医生接诊, 刘德华之子), 身份证号 (GB 11643 check character), mobile and landline numbers,
+由王建国医生接诊, 刘德华之子; after a time word or a department: 今日赵立新主任, 心内科黎振华教授; before
+a verb jieba's dictionary tags as one: 其母马晓燕抱入, 责任护士邓倩测体温; in a list: 医师：唐国栋、韩雪),
+hospital short names (协和, 华西, 北医三院, 中山一院: ``lexicons/hospital_short_names.txt``), 身份证号 (GB 11643 check character), mobile and landline numbers,
 住院号/病案号/门诊号, addresses (JioNLP gazetteer), dates, hospital names, employers and schools
 (工作单位：…, 就职于…公司) and e-mail addresses, and replaces each with a surrogate. Within one call the same original always gets the same
 surrogate, and every full date is shifted by one seeded offset so intervals are kept.
@@ -17,6 +19,13 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from medsim.text.deid_context import (
+    hospital_short_spans,
+    jieba_says_name,
+    time_word_at,
+    time_word_before,
+    verb_at,
+)
 from medsim.text.lexicon import get_lexicon
 from medsim.text.normalize import normalize
 from medsim.text.places import STREET_RE, gazetteer
@@ -74,15 +83,25 @@ _NAME_NEXT_RE = re.compile(r"[，。；、：:,;.\s()（）\d]|$|" + "|".join(so
 _NAME_NEXT_LONG = re.compile("|".join(sorted((w for w in _NAME_NEXT if len(w) >= 2), key=len, reverse=True)))
 _RE_ROLE_BEFORE = re.compile("(?:" + "|".join(sorted(_ROLE_BEFORE, key=len, reverse=True)) + rf")(?={_SURNAME_RE})")
 _RE_ROLE_AFTER = re.compile(
-    rf"(?:(?<=^)|(?<=[由经请与和及、，。；：\s（(]))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)"
-    rf"(?:{'|'.join(_ROLE_AFTER)}|{'|'.join(_KIN_AFTER)})",
-    re.M,
+    rf"(?=({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?:{'|'.join(_ROLE_AFTER)}|{'|'.join(_KIN_AFTER)}))"
 )
+# what may stand just before a name that a title follows: a preposition or punctuation (由王建国医生),
+# a department (心内科黎振华教授), or a time word (今日赵立新主任, checked with jieba's tags)
+_ROLE_AFTER_BOUNDARY = set("由经请与和及、，。；：\n \t（(科")
+# labels with no fixed place in _NAME_LABELS: operation and consent roles (主刀：, 签字人：); the value
+# must look like a name (麻醉：全麻 is not one)
+_RE_NAME_LABEL_EXTRA = re.compile(
+    r"(?:主刀医师|主刀医生|主刀|术者|第一助手|第二助手|助手|一助|二助|麻醉医师|麻醉医生|麻醉师|麻醉|器械护士|巡回护士"
+    r"|签字人|委托人|被委托人|代理人|参加人员|参加讨论人员|讨论人员|护士|记录护士)\s*[：:]\s*"
+    rf"(?=({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?){_NAME_STOP})"
+)
+# a name in a list after one already found: 医师：唐国栋、韩雪；助手：钟华、谢婷婷
+_RE_LIST_NEXT = re.compile(rf"、\s*({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?=[、，。；;,\s(（]|$)")
 _RE_KIN_AFTER = re.compile(
     rf"(?:(?<=患者)|(?<=病人)|(?<=患儿)|(?<=家属))({_SURNAME_RE}[\u4e00-\u9fa5]{{1,2}}?)(?:{'|'.join(_KIN_AFTER)})"
 )
 # characters that end or glue a clause, never in a given name: 和家属, 于今日, 向医生
-_NOT_GIVEN_CHARS = set("的了是在有无不也都和与及或等诉述称说要已未被把将对向从由到于为其之某均")
+_NOT_GIVEN_CHARS = set("的了是在有无不也都和与及或等诉述称说要已未被把将对向从由到于为其之某均患")
 
 # Employer and school (an identifier: 工作单位：北京市第一中学). Label-anchored; a bare 单位/学校 must start
 # the label and have its colon (not 剂量单位：, 转诊单位：, which is a hospital), a verb form (就职于X) needs
@@ -206,6 +225,7 @@ def _detect(text: str) -> list[_Span]:
             continue
         add(_Span(m.start(g), m.end(g), "name"))
     spans.extend(_role_names(text, lex))
+    spans.extend(_list_names(text, spans, lex))
     for m in _RE_NAME_MOU.finditer(text):
         add(_Span(m.start(), m.end(), "name", "mou"))
     for s in spans:
@@ -240,41 +260,130 @@ def _common_word(word: str) -> bool:
     return bool(tag) and not tag.startswith(("nr", "ns", "nz"))
 
 
+def _function_word(word: str) -> bool:
+    """jieba tags ``word`` as a pronoun, preposition, conjunction, particle, locality or time word
+    (如何, 根据, 正在): never a given name. Adverbs are not on the list: 立新 is tagged one."""
+    from medsim.text.segmenters import jieba_word_tags
+
+    tag = jieba_word_tags().get(word, "")
+    return tag[:1] in set("rpcuft") and bool(tag)
+
+
 def _plausible_name(cand: str, lex) -> bool:
     given = cand[2:] if cand[:2] in _COMPOUND_SURNAMES else cand[1:]
     if not given or any(c in _NOT_GIVEN_CHARS or c in _NOT_NAME_CHARS for c in given):
         return False
     if any(r in cand for r in _ROLE_BEFORE) or _RE_NAME_MOU.fullmatch(cand):
         return False
-    if lex.lookup(cand) or lex.lookup(given) or _common_word(cand):
+    if lex.lookup(cand) or lex.lookup(given) or _common_word(cand) or _function_word(given):
         return False
     return not any(cand.startswith(w) or cand[1:].startswith(w) for w in _NAME_NEXT if len(w) >= 2)
+
+
+def _ends_name(text: str, pos: int) -> bool:
+    """Whether a name may end at ``pos``: punctuation, a digit, the end, a word from _NAME_NEXT, a
+    verb (抱入, 测, 给予) or a time word (龙海今日来院) by jieba's tags. A one-character verb does not
+    count when it makes a word with the character before it (医生和家属: 家属, not 和家 + 属)."""
+    if _NAME_NEXT_RE.match(text, pos) or time_word_at(text, pos):
+        return True
+    n = verb_at(text, pos)
+    return n >= 2 or (n == 1 and not _dictionary_word(text[pos - 1 : pos + 1]))
+
+
+def _dictionary_word(word: str) -> bool:
+    from medsim.text.segmenters import jieba_word_tags
+
+    return word in jieba_word_tags()
+
+
+def _runs_on(text: str, pos: int, n: int) -> bool:
+    """The last character of an ``n``-character name at ``pos`` starts a word that reads on from it
+    (刘子代诉, 马丽巡视, 龙海今日), so the name is shorter. A two-character name is not cut further."""
+    if _NAME_NEXT_LONG.match(text, pos):
+        return True
+    return n >= 3 and (verb_at(text, pos) >= 2 or time_word_at(text, pos) >= 2)
+
+
+def _name_after(text: str, start: int, lex, *, verb_only: bool = False) -> int:
+    """Length of the name starting at ``start`` (2-4 characters, longest first), 0 if none."""
+    for n in (4, 3, 2):  # longest name that something name-ending follows
+        cand = text[start : start + n]
+        if len(cand) < n or (n == 4 and cand[:2] not in _COMPOUND_SURNAMES):
+            continue
+        if not all("\u4e00" <= c <= "\u9fa5" for c in cand):
+            continue
+        if verb_only:
+            if not verb_at(text, start + n):
+                continue
+        elif not _ends_name(text, start + n):
+            continue
+        if _runs_on(text, start + n - 1, n):
+            continue
+        if _plausible_name(cand, lex):
+            return n
+    return 0
+
+
+# time words that name a day or a part of one (今日, 昨晚, 今晨, 次日, 夜间), after which a record
+# often names who did something; 术后, 早期, 正在 are time words too but do not start such a clause
+_DAY_TIME_CHARS = set("日晨晚天夜午")
+
+
+def _after_day_time_word(text: str, pos: int) -> bool:
+    from medsim.text.deid_context import time_word_ending_at
+
+    word = time_word_ending_at(text, pos)
+    return bool(word) and any(c in _DAY_TIME_CHARS for c in word)
 
 
 def _role_names(text: str, lex) -> list[_Span]:
     out = []
     for m in _RE_ROLE_BEFORE.finditer(text):
-        start = m.end()
-        for n in (4, 3, 2):  # longest name that something name-ending follows
-            cand = text[start : start + n]
-            if len(cand) < n or (n == 4 and cand[:2] not in _COMPOUND_SURNAMES):
-                continue
-            if not all("\u4e00" <= c <= "\u9fa5" for c in cand) or not _NAME_NEXT_RE.match(text, start + n):
-                continue
-            if _NAME_NEXT_LONG.match(text, start + n - 1):
-                continue  # 刘子代诉: the last character starts 代诉, so the name is 刘子
-            if _plausible_name(cand, lex):
-                out.append(_Span(start, start + n, "name"))
-                break
-    for rx in (_RE_ROLE_AFTER, _RE_KIN_AFTER):
-        for m in rx.finditer(text):
+        n = _name_after(text, m.end(), lex)
+        if n:
+            out.append(_Span(m.end(), m.end() + n, "name"))
+    for m in _RE_ROLE_AFTER.finditer(text):
+        i = m.start(1)
+        if i == 0 or text[i - 1] in _ROLE_AFTER_BOUNDARY or time_word_before(text, i):
             if _plausible_name(m.group(1), lex):
                 out.append(_Span(m.start(1), m.end(1), "name"))
+    for m in _RE_KIN_AFTER.finditer(text):
+        if _plausible_name(m.group(1), lex):
+            out.append(_Span(m.start(1), m.end(1), "name"))
+    for m in _RE_NAME_LABEL_EXTRA.finditer(text):
+        if _plausible_name(m.group(1), lex):
+            out.append(_Span(m.start(1), m.end(1), "name"))
+    # a name after a day word and before a verb (今晨潘玉兰测体温): a three-character name that no
+    # dictionary knows, which jieba's tagger reads as a person's name
+    for i in range(2, len(text)):
+        if not _after_day_time_word(text, i) or not re.match(_SURNAME_RE, text[i:]):
+            continue
+        n = _name_after(text, i, lex, verb_only=True)
+        cand = text[i : i + n]
+        if n >= 3 and not _dictionary_word(cand) and not _dictionary_word(cand[:2]) and jieba_says_name(text, i, i + n):
+            out.append(_Span(i, i + n, "name"))
+    return out
+
+
+def _list_names(text: str, spans: list[_Span], lex) -> list[_Span]:
+    """Names that follow a found name in a list: 医师：唐国栋、韩雪."""
+    out = []
+    ends = sorted(s.end for s in spans if s.kind == "name")
+    seen = set()
+    while ends:
+        e = ends.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        m = _RE_LIST_NEXT.match(text, e)
+        if m and _plausible_name(m.group(1), lex):
+            out.append(_Span(m.start(1), m.end(1), "name"))
+            ends.append(m.end(1))
     return out
 
 
 def _hospitals(text: str) -> list[_Span]:
-    out = []
+    out = [_Span(a, b, "hospital", "short") for a, b in hospital_short_spans(text)]
     g = gazetteer()
     for m in _HOSPITAL_SUFFIX.finditer(text):
         # walk back over the name, stopping at prepositions and punctuation

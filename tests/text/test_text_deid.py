@@ -194,3 +194,99 @@ def test_role_names_are_replaced_consistently():
     assert "张秀英" not in r.text and "北京市第一中学" not in r.text
     reps = {x.replacement for x in r.replacements if x.original == "张秀英"}
     assert len(reps) == 1
+
+
+# --- names after time words, before verbs learned from jieba's tags, in lists; hospital short names ---
+
+
+def _names(text):
+    return [p.original for p in find_phi(text) if p.kind == "name"]
+
+
+def _hospitals(text):
+    return [p.original for p in find_phi(text) if p.kind == "hospital"]
+
+
+def test_a_time_word_bounds_a_name_before_a_title():
+    assert _names("今日赵立新主任查房，指示完善腹部CT。") == ["赵立新"]
+    assert _names("昨日何晓东主任查房后，调整降压方案。") == ["何晓东"]
+    assert _names("今晨宋雨婷护士测血压150/90mmHg。") == ["宋雨婷"]
+
+
+def test_a_department_bounds_a_name_before_a_title():
+    assert _names("请心内科黎振华教授会诊。") == ["黎振华"]
+
+
+def test_a_verb_from_jieba_tags_ends_a_name_after_a_role_word():
+    assert _names("患儿由其母马晓燕抱入诊室。") == ["马晓燕"]
+    assert _names("责任护士邓倩测体温38.6℃。") == ["邓倩"]
+    assert _names("护士陆晓云给予吸氧2L/min。") == ["陆晓云"]
+    assert _names("护士马丽巡视病房。") == ["马丽"]  # 巡视 is the verb, not 马丽巡 + 视
+
+
+def test_a_one_character_verb_that_makes_a_word_with_the_character_before_does_not_end_a_name():
+    assert _names("医生和家属沟通病情，家属表示理解。") == []
+
+
+def test_a_time_word_after_a_name_ends_it():
+    assert _names("患者丈夫龙海今日来院，要求办理出院。") == ["龙海"]
+
+
+def test_function_words_are_not_given_names():
+    assert _names("医生应如何识别患者的心理危机信号，医生和患者的对话，由于每位医生的专长不同。") == []
+
+
+def test_names_in_a_list_after_a_found_name():
+    assert _names("医师：唐国栋、韩雪") == ["唐国栋", "韩雪"]
+    assert _names("主刀：雷振宇；助手：钟华、谢婷婷；麻醉：安晓峰") == ["雷振宇", "钟华", "谢婷婷", "安晓峰"]
+    assert _names("签字人：尹秀珍（患者配偶）") == ["尹秀珍"]
+
+
+def test_operation_labels_take_only_what_looks_like_a_name():
+    assert _names("麻醉：全麻；助手：无。诊断：高血压3级，方案同前。") == []
+
+
+def test_a_name_after_a_day_word_and_before_a_verb():
+    assert _names("今晨潘玉兰测体温37.9℃，予物理降温。") == ["潘玉兰"]
+    # 术后/早期 are time words but not days; known words are not names
+    assert _names("术后康复训练，早期康复组治疗效果好。昨日康复训练顺利。") == []
+
+
+def test_words_that_start_with_a_family_name_character_are_not_names():
+    text = ("主任查房：既往高血压病史，周围淋巴结未触及，白细胞升高，痰培养示金黄色葡萄球菌，皮肤无黄疸，"
+            "予石膏固定，常规换药，方案同前。诊断：帕金森病，桥本甲状腺炎。予金水宝胶囊、王不留行籽。")
+    assert _names(text) == []
+
+
+def test_hospital_short_names_from_the_lexicon():
+    assert _hospitals("后于协和风湿免疫科随诊。") == ["协和"]
+    assert _hospitals("曾于华西行冠脉造影，后转至华西医院心外科。") == ["华西", "华西医院"]
+    assert _hospitals("2018年曾在301医院体检。") == ["301医院"]
+    assert _hospitals("出院后于北医三院内分泌科随诊。") == ["北医三院"]
+
+
+def test_hospital_stems_with_numbered_or_affiliated_endings():
+    assert _hospitals("请中山一院心内科会诊。") == ["中山一院"]
+    assert _hospitals("2020年于浙大一院行肝移植术。") == ["浙大一院"]
+    assert _hospitals("转至安医大二附院。") == ["安医大二附院"]
+
+
+def test_hospital_short_names_that_run_on_into_something_else_are_not_hospitals():
+    assert _hospitals("患者住华西村，在中山市务工，曾登华山，301床，转至市人民医院。") == []
+
+
+def test_hospital_short_name_lexicon_has_source_and_licence():
+    from medsim.paths import lexicons_dir
+
+    head = (lexicons_dir() / "hospital_short_names.txt").read_text(encoding="utf-8").splitlines()[:5]
+    assert any(line.startswith("# source:") for line in head)
+    assert any(line.startswith("# licence:") for line in head)
+
+
+def test_the_second_held_out_set_keeps_its_figures():
+    from text_phi_heldout2 import records as heldout2
+
+    metrics = score(heldout2())
+    for kind, m in metrics.items():
+        assert m["precision"] >= 0.95, (kind, m)
+    assert metrics["name"]["recall"] >= 0.95 and metrics["hospital"]["recall"] >= 0.95, metrics
