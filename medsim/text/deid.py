@@ -18,6 +18,7 @@ import datetime as dt
 import random
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from medsim.text.deid_context import (
     hospital_short_spans,
@@ -39,7 +40,7 @@ _ID_CHECK = "10X98765432"
 # Common Chinese surnames (single and compound); a name pattern needs one of these.
 _COMPOUND_SURNAMES = "欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 令狐 长孙 宇文 司徒 夏侯 轩辕 端木 独孤 南宫 西门 百里".split()
 _SURNAMES = set(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝储蔺晁芮"
 )
 _SURNAME_RE = "(?:" + "|".join(_COMPOUND_SURNAMES) + "|[" + "".join(sorted(_SURNAMES)) + "])"
 
@@ -68,8 +69,11 @@ _ROLE_BEFORE = (
     "实习医生", "进修医生", "值班医生", "管床医生", "责任护士", "主管护士", "护士长", "护士", "护师", "医师", "医生", "大夫",
     "主任", "教授", "家属", "其妻", "其夫", "妻子", "丈夫", "之妻", "之夫", "之子", "之女", "其子", "其女", "儿子", "女儿",
     "其父", "其母", "父亲", "母亲", "配偶", "联系人", "监护人", "陪同人", "陪护", "委托人", "代理人",
+    "外婆", "外公", "奶奶", "爷爷", "姥姥", "姥爷", "祖父", "祖母", "哥哥", "姐姐", "弟弟", "妹妹", "其兄", "其姐", "其弟",
+    "其妹", "儿媳", "女婿", "孙子", "孙女", "治疗师", "康复师", "技师", "药师", "营养师",
 )
-_ROLE_AFTER = ("副主任医师", "主任医师", "主治医师", "医生", "医师", "大夫", "护士长", "护士", "主任", "教授")
+_ROLE_AFTER = ("副主任医师", "主任医师", "主治医师", "医生", "医师", "大夫", "护士长", "护士", "主任", "教授", "治疗师",
+               "康复师", "技师", "药师", "营养师")
 _KIN_AFTER = ("之子", "之女", "之妻", "之夫", "之父", "之母", "的儿子", "的女儿", "的妻子", "的丈夫")
 # what may follow a name: these words, punctuation, a digit, or the end of the text
 _NAME_NEXT = (
@@ -251,11 +255,20 @@ def _detect(text: str) -> list[_Span]:
     return taken
 
 
+@cache
+def _medical_words() -> frozenset[str]:
+    from medsim.text.lexicon import thuocl_words
+
+    return frozenset(thuocl_words())
+
+
 def _common_word(word: str) -> bool:
     """A word jieba's dictionary knows as something other than a name (查房, 尚可, 常规); place names
     and proper nouns are often given names too (黄海, 建华), so they do not count."""
     from medsim.text.segmenters import jieba_word_tags
 
+    if word in _medical_words():
+        return True  # jieba's dictionary tags some medical words as names (麻醉, 康复)
     tag = jieba_word_tags().get(word)
     return bool(tag) and not tag.startswith(("nr", "ns", "nz"))
 

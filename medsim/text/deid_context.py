@@ -119,7 +119,9 @@ def _hospital_re() -> re.Pattern[str] | None:
     if stems:
         alts.append("(?:" + "|".join(map(re.escape, stems)) + ")" + _STEM_END)
     if names:
-        alts.append("|".join(map(re.escape, names)))
+        # a university stem may stand before a listed name: 复旦中山医院, 北大人民医院
+        stem = "(?:" + "|".join(map(re.escape, stems)) + ")?" if stems else ""
+        alts.append(stem + "(?:" + "|".join(map(re.escape, names)) + ")")
     if not alts:
         return None
     return re.compile("(?<![A-Za-z0-9])(?:" + "|".join(alts) + ")")

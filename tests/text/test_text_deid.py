@@ -290,3 +290,18 @@ def test_the_second_held_out_set_keeps_its_figures():
     for kind, m in metrics.items():
         assert m["precision"] >= 0.95, (kind, m)
     assert metrics["name"]["recall"] >= 0.95 and metrics["hospital"]["recall"] >= 0.95, metrics
+
+
+def test_medical_words_jieba_tags_as_names_are_not_names():
+    # jieba's dictionary tags 麻醉 and 康复 nr; the THUOCL medical list knows them
+    assert _names("麻醉方式：全身麻醉；麻醉医师：俞海波。由康复医师评估，康复科会诊。") == ["俞海波"]
+
+
+def test_more_kin_and_staff_words_anchor_names():
+    assert _names("患儿由其外婆尚桂芝抱入急诊室。") == ["尚桂芝"]
+    assert _names("康复科季红英治疗师会诊：建议床旁康复训练。") == ["季红英"]
+    assert _names("向家属储志勇交代病情。") == ["储志勇"]
+
+
+def test_a_university_stem_before_a_listed_hospital_name():
+    assert _hospitals("患者系复旦中山医院心内科转入。") == ["复旦中山医院"]
