@@ -137,8 +137,10 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     if not cands and c.key not in _KNOWN_ANALYTES:
         cands = [r for r in rec.of("measurement") if r.key not in _KNOWN_ANALYTES and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
-    if not cands and c.extra.get("cmp"):
-        return None  # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result
+    if not cands and (c.extra.get("cmp") or c.extra.get("compare_only")):
+        # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
+        # the record does not give under that name: nothing to compare
+        return None
     if cands:
         comparable = []
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
@@ -552,7 +554,9 @@ def omissions(case_or_record: Case | str, text: str, key_facts: list[str] | None
         if compact_fact and compact_fact in compact_text:
             continue
         fact_idx = index_text(fact)
-        claims = [c for c in fact_idx.claims if c.checkable]
+        # a size or volume is compared when both sides name it alike; a key fact's wording of it
+        # (胆囊内1.8cm结石) need not be the summary's (胆囊结石，直径1.8cm), so it does not decide coverage
+        claims = [c for c in fact_idx.claims if c.checkable and not c.extra.get("compare_only")]
         missing = []
         for claim in claims:
             verdict = judge(claim, out)

@@ -83,7 +83,7 @@ def duration_days(n: str, unit: str) -> float | None:
 
 _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
-    r"|[μu]mol/L|mmol/[Ll]|nmol/L|pmol/L"
+    r"|[μu]\s?mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
     r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
@@ -166,7 +166,7 @@ def _analyte_back(text: str, pos: int) -> tuple[str, str, int] | None:
 def measurements(text: str) -> list[Claim]:
     out = []
     for m in MEASURE.finditer(text):
-        unit = canonical_unit(m.group("unit"))
+        unit = canonical_unit(re.sub(r"\s", "", m.group("unit")))  # μ mol/L as some reports print it
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
         name, name_start = _name_before(text, m.start())
@@ -216,7 +216,43 @@ def measurements(text: str) -> list[Claim]:
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
-    return out + _unitless(text, out)
+    return out + _unitless(text, out) + _sizes(text, out)
+
+
+# a length or a volume with a named subject (精索静脉内径0.36cm, 出血量40ml, 肝右肋缘下4cm); not a
+# dimension (8cm×7cm) and not a unit that starts a longer one (mmHg, mmol/L, ml/s)
+_SIZE = re.compile(r"(?<![\d.×xX*])(?P<v>\d+(?:\.\d+)?)\s*(?P<unit>cm|mm|mL|ml|L)(?![A-Za-z/²2\d×xX*])")
+_VOLUME_NAMES = ("出血量", "尿量", "引流量", "失血量", "出量", "入量")
+
+
+def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
+    """Lengths and volumes under a specific name. They are compared with the record's value under the
+    same name and never reported as absent from it (``compare_only``): sizes are too many and too
+    freely worded for a missing one to mean an invention."""
+    out = []
+    for m in _SIZE.finditer(text):
+        if re.match(r"\s*[×xX*～~\-–]", text[m.end():m.end() + 2]) or any(c.start <= m.start() < c.end for c in taken):
+            continue
+        name, name_start = _name_before(text, m.start())
+        found = analyte_of(name)
+        unit = canonical_unit(m.group("unit"))
+        if found:
+            key, alias = found
+        else:
+            bare = re.sub(r"^[\d.]+", "", _strip_lead(name))
+            # what is measured, not the test that measured it: CDFI示左侧精索静脉内径 → 左侧精索静脉内径
+            bare = re.split(r"提示|显示|示|可见|见", bare)[-1]
+            if unit in ("mL", "L") and bare.endswith(_VOLUME_NAMES):
+                bare = next(v for v in _VOLUME_NAMES if bare.endswith(v))
+            elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare) \
+                    or re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
+                continue
+            key = alias = bare
+        start = name_start + name.rfind(alias)
+        out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
+                         value_text=m.group("v"), unit=unit,
+                         extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True}))
+    return out
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
@@ -332,6 +368,7 @@ _SEX = re.compile(
     r"|(?:(?P<d>男|女)性(?:患者|病人|病儿|患儿))"
     r"|(?:^|[，。\n：:])\s*(?P<e>男|女)\s*(?=[，,])"
     r"|(?:性别[：:]\s*(?P<f>男|女))"
+    r"|(?:(?P<g>男|女)(?:婴|童|孩|性患儿|性婴儿)(?:儿)?(?![科装]))"
 )
 _AGE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|月|天|周)(?![前内来时起余后])"
@@ -345,7 +382,7 @@ def _sentence_start_nl(text: str, pos: int) -> int:
 def demographics(text: str) -> list[Claim]:
     out = []
     for m in _SEX.finditer(text):
-        group = next(g for g in "abcdef" if m.group(g))
+        group = next(g for g in "abcdefg" if m.group(g))
         start = m.start(group)
         if textlayer.family_before(text, _sentence_start_nl(text, start), start):
             continue
@@ -353,7 +390,7 @@ def demographics(text: str) -> list[Claim]:
     for m in _AGE.finditer(text):
         unit = "岁" if m.group("unit") == "y" else m.group("unit")
         before = text[max(0, m.start() - 8):m.start()]
-        if unit != "岁" and not re.search(r"(男|女|性|患儿|病儿|出生)[，,、/\s]*$", before):
+        if unit != "岁" and not re.search(r"(男|女|性|患儿|病儿|婴|男童|女童|男孩|女孩|出生)[，,、/\s]*$", before):
             continue  # 3个月 is an age only right after the sex; otherwise a duration
         if unit == "岁" and re.search(r"(于|在|自|从)\s*$", before):
             continue
@@ -464,6 +501,26 @@ def organisms(text: str) -> list[Claim]:
     return out
 
 
+_EXAM_RESULT = re.compile(
+    r"\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"
+    r"(?P<r>强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋]\s*[)）]|[（(]\s*[-－]\s*[)）])"
+)
+
+
+def exam_results(text: str) -> list[Claim]:
+    """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
+    阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
+    out = []
+    for norm, surface, start, end in textlayer.exams(text):
+        m = _EXAM_RESULT.match(text, end)
+        if not m:
+            continue
+        polarity = "absent" if ("阴" in m.group("r") or "-" in m.group("r") or "－" in m.group("r")) else "present"
+        out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity=polarity,
+                         extra={"type": "exam_result", "name": surface}))
+    return out
+
+
 def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> None:
     """A disease the writer states as this patient's diagnosis (诊断：X, 初步诊断为X, 考虑X, X可能性大) is
     a ``diagnosis`` claim, checked against the record's diagnosis list; one named as a differential
@@ -484,12 +541,45 @@ def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> N
         claim.opinion = True
 
 
+# a list of names closed by 家族史 after the finding: 无高血压、糖尿病及冠心病家族史, 有高血压家族史
+_FAMILY_AFTER = re.compile(r"[\u4e00-\u9fa5、及和或与]{0,24}?家族(?:遗传)?史")
+# a family member who acts for the patient is not the owner of what is found: 其母替其洗澡时发现包块
+_FAMILY_ACTS_FOR = re.compile(r"(?:母亲|父亲|其母|其父|家属|家人|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥)"
+                              r"(?:替|给|帮|为|陪|带)(?:他|她|其|患儿|孩子|病人|患者)")
+# an item of a list that a verb of its own affirms: 无腹泻、偶有恶心 (恶心 is present)
+_AFFIRM_ITEM = re.compile(r"(?:偶有|偶感|偶尔|时有|伴有|伴|有|出现|可见|自觉|感到|感觉)")
+# 否认高血压，糖尿病史: a bare list of names closed by 史 continues the denial of the clause before
+_BARE_HISTORY = re.compile(r"[\u4e00-\u9fa5、及和]+史")
+
+
+def _polarity_owner(text: str, f: textlayer.FindingMention, cs: int, ce: int) -> tuple[str, str]:
+    """The text layer's polarity and owner, corrected where a list or a family word misleads it."""
+    polarity, owner = f.polarity, f.owner
+    if owner == "patient" and _FAMILY_AFTER.match(text, f.end, ce):
+        owner = "family"
+    elif owner == "family" and _FAMILY_ACTS_FOR.search(text, cs, f.start):
+        owner = "patient"
+    if polarity == "absent":
+        item = max(text.rfind("、", cs, f.start) + 1, cs)
+        if item > cs and _AFFIRM_ITEM.match(text, item) and not textlayer.context(text).negation_cues(item, f.start):
+            polarity = "present"
+    elif polarity == "present" and f.kind == "disease" and cs > 1 and text[cs - 1] in "，," \
+            and _BARE_HISTORY.fullmatch(text, cs, ce) and not re.match(r"有|患|曾|既往|伴", text[cs:ce]):
+        prev = text[textlayer.clause_start(text, cs - 1):cs - 1]
+        if re.match(r"(否认|无)", prev) and "史" not in prev:
+            polarity = "absent"
+    return polarity, owner
+
+
 def findings(text: str) -> list[Claim]:
-    out = organisms(text)
+    out = organisms(text) + exam_results(text)
     for f in textlayer.findings(text):
+        if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
+            continue  # 最高血压238/137mmHg is a value, not 高血压
         cs, ce = textlayer.clause_start(text, f.start), textlayer.clause_end(text, f.end)
         sentence = text[_sentence_start(text, f.start):ce]
-        claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=f.polarity, owner=f.owner,
+        polarity, owner = _polarity_owner(text, f, cs, ce)
+        claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=polarity, owner=owner,
                       extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
         prefix = text[_sentence_start_nl(text, f.start):f.start]
         if f.kind == "disease":

@@ -121,3 +121,8 @@ def unitless_labs(text: str) -> list[tuple[str, float, int, int]]:
         if e.type == "lab_value" and e.unit is None and e.value is not None:
             out.append((e.text, e.value, e.start, e.end))
     return out
+
+
+def exams(text: str) -> list[tuple[str, str, int, int]]:
+    """(canonical name, surface text, start, end) of the examinations and tests the text names."""
+    return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "exam"]
