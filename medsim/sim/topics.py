@@ -5,7 +5,8 @@ Three steps, each cheap and explainable:
 2. find named symptoms and conditions through the lexicon (lay forms included: 心口疼→胸痛)
    and mask them, so the word 出汗 in 晚上睡觉出汗吗 does not also read as a question about sleep;
 3. topic cue patterns, then a few precedence rules (过敏 beats 药, 家里 beats 以前…); when no
-   pattern fires, rapidfuzz matches the message against example questions per topic.
+   pattern fires, a nearest-neighbour classifier over the labelled question bank
+   (``topic_nn``: character n-gram TF-IDF over ``topic_examples.yaml``) gives the topics.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-
-from rapidfuzz import fuzz, process
 
 from medsim.sim import textlink, vocab
 
@@ -37,7 +36,7 @@ class Parsed:
     topics: list[str] = field(default_factory=list)
     symptoms: list[str] = field(default_factory=list)  # canonical symptoms asked about by name
     conditions: list[str] = field(default_factory=list)  # canonical past conditions asked about by name
-    fuzzy: bool = False  # True when the topic came from the fuzzy fallback
+    fuzzy: bool = False  # True when the topics came from the nearest-neighbour fallback
 
 
 _FOLD = (
@@ -156,37 +155,6 @@ _SPLIT_SYMPTOMS = (
     (r"(?:(?<=有没有)|(?<=有无)|(?<=会不会)|(?<=还))吐(?![血痰])|吐(了|过)?没", "呕吐"),
 )
 
-# Example questions for the fuzzy fallback (only used when no cue fires).
-_EXAMPLES: dict[str, tuple[str, ...]] = {
-    "chief_complaint": ("哪里不舒服", "怎么了", "有什么问题"),
-    "onset": ("什么时候开始的", "开始多久", "哪天开始"),
-    "duration": ("多久了", "有几天了"),
-    "site": ("哪里疼", "疼在哪里"),
-    "character": ("怎么个疼法", "什么样的疼"),
-    "severity": ("疼得厉害吗", "严重吗"),
-    "radiation": ("往哪里窜", "放射到哪里"),
-    "triggers": ("什么时候加重", "什么诱因"),
-    "relief": ("怎么缓解", "休息能好吗"),
-    "associated": ("还有别的不舒服吗", "有没有其他症状"),
-    "past_history": ("以前有什么病", "既往史"),
-    "allergies": ("过敏吗",),
-    "medications": ("吃什么药",),
-    "family_history": ("家里人有这病吗",),
-    "ending": ("好的就这样", "谢谢"),
-    # one or two plain forms for the topics above lacked, so the fallback can reach every topic
-    "greeting": ("您好",),
-    "course": ("以前有过吗", "越来越重了吗"),
-    "treatment": ("看过医生吗", "治疗过吗"),
-    "general": ("吃饭睡觉怎么样", "大小便怎么样"),
-    "tests": ("做过检查吗",),
-    "vitals": ("量过体温吗",),
-    "occupation": ("做什么工作",),
-    "menstrual": ("月经怎么样",),
-    "obstetric": ("怀孕了吗",),
-    "age": ("多大年纪了",),
-}
-
-
 @cache
 def _compiled() -> dict[str, re.Pattern[str]]:
     # cue patterns are written with 疼; records and clinicians write 疼 and 痛 alike
@@ -264,9 +232,41 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
         masked[m.start():m.end()] = "Ｄ" * (m.end() - m.start())
     # body parts left after the symptoms are masked as Ｂ (肚脐周围疼还是右下腹疼 → site)
     joined = "".join(masked)
+    spans = None
     for m in _body_pattern().finditer(joined):
+        if m.end() - m.start() == 1:
+            spans = spans if spans is not None else _token_spans(text)
+            if not _free_standing(m.start(), text, spans):
+                continue  # 头 inside 石头 / 骨头 / 馒头 is no body part
         masked[m.start():m.end()] = "Ｂ" * (m.end() - m.start())
     return _dedupe(symptoms), _dedupe(conditions), "".join(masked)
+
+
+def _token_spans(text: str) -> dict[int, str]:
+    """Start offset → token, from the text layer's segmenter (offsets found in order)."""
+    spans: dict[int, str] = {}
+    pos = 0
+    for tok in textlink.tokens(text):
+        at = text.find(tok, pos)
+        if at < 0:
+            continue
+        spans[at] = tok
+        pos = at + len(tok)
+    return spans
+
+
+# what may follow a one-character body part inside its token: 头部, 胸口, 背上, 腰这里, 头疼
+_BODY_TAIL = re.compile(r"[部上下里边面前后侧口顶疼痛胀酸麻痒]")
+
+
+def _free_standing(pos: int, text: str, spans: dict[int, str]) -> bool:
+    """A one-character body part counts only where the segmenter starts a word with it and the
+    word is the character alone or the character and a place / sensation word (头 in 头哪里疼,
+    胸口, 背上), never the tail of another word (石头, 骨头, 馒头, 枕头)."""
+    tok = spans.get(pos)
+    if tok is None:
+        return False
+    return len(tok) == 1 or bool(_BODY_TAIL.match(tok[1:]))
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -278,6 +278,9 @@ _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|�
 
 
 _SENTENCE = re.compile(r"(?<=[？?。！!；;])")
+# a final answer in a scenario's JSON format is said to the patient but asks nothing: no
+# similarity guess for it (its disease words would resemble the bank's site questions)
+_FINAL_ANSWER = re.compile(r"\s*(```(json)?\s*)?[{\[]")
 
 
 def classify(text: str) -> Parsed:
@@ -297,8 +300,8 @@ def classify(text: str) -> Parsed:
         symptoms += parsed.symptoms
         conditions += parsed.conditions
     out = Parsed(topics=_dedupe(topics), symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
-    if not out.topics:
-        out.topics, out.fuzzy = _fuzzy(fold(text)), True
+    if not out.topics and not _FINAL_ANSWER.match(text):
+        return _nearest(fold(text))
     return out
 
 
@@ -344,7 +347,22 @@ def _unmask_clause(clause: str, folded: str, masked: str) -> str:
     return folded[start:start + len(clause)] if start >= 0 else clause
 
 
+# 家里 asks about the family only when the family or an illness is its object: 家里有血压计吗 /
+# 家里有没有测过血压 ask about a household object or act, 家里有人得过吗 / 家里有Ｃ吗 do not.
+_HOUSEHOLD = re.compile(r"家里(?:有没有|是否有|有)(?P<obj>[^，。？！；]*)")
+_FAMILY_OBJECT = re.compile(r"[人谁亲老长辈病症ＣＳ]|类似|一样|这样|同样|遗传|得过|患")
+_OTHER_FAMILY_CUE = re.compile(r"家族|家人|父母|爸|妈|父亲|母亲|兄弟|姐妹|亲属|亲戚|遗传|子女|儿子|女儿")
+
+
+def _household_only(masked: str) -> bool:
+    m = _HOUSEHOLD.search(masked)
+    return (m is not None and not _FAMILY_OBJECT.search(m.group("obj"))
+            and not _OTHER_FAMILY_CUE.search(masked))
+
+
 def _precedence(topics: set[str], masked: str) -> set[str]:
+    if "family_history" in topics and _household_only(masked):
+        topics.discard("family_history")
     if "allergies" in topics:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
@@ -409,9 +427,18 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
     return topics
 
 
-def _fuzzy(folded: str) -> list[str]:
-    choices = {ex: topic for topic, exs in _EXAMPLES.items() for ex in exs}
-    best = process.extractOne(folded, list(choices), scorer=fuzz.partial_ratio)
-    if best and best[1] >= 70:
-        return [choices[best[0]]]
-    return []
+def _nearest(folded: str) -> Parsed:
+    """No cue fired: the topics of the most similar labelled questions (see ``topic_nn``)."""
+    from medsim.sim import topic_nn
+
+    masked, symptoms = [], []
+    for sentence in _SENTENCE.split(folded):
+        sentence_symptoms, _, sentence_masked = named_items(sentence)
+        masked.append(sentence_masked)
+        symptoms += sentence_symptoms
+    joined = "".join(masked)
+    vetoed = frozenset({"family_history"}) if _household_only(joined) else frozenset()
+    topics = topic_nn.nearest_topics(joined, vetoed)
+    # a named symptom belongs to the answer only when the neighbours say "associated"
+    return Parsed(topics=[t for t in TOPICS if t in topics],
+                  symptoms=_dedupe(symptoms) if "associated" in topics else [], fuzzy=True)
