@@ -5,7 +5,7 @@ numbers do not).
 Run: python bench/bench_patient.py [--turns 3000]
 Each "turn" is one clinician question answered by the rule patient: topic classification,
 record lookup, negation, lay rewriting, leak scrub and persona shaping. The questions are
-the labelled set in tests/sim/data/questions.yaml, cycled over two cases and four personas.
+the labelled questions in medsim/sim/topic_examples.yaml, cycled over two cases and four personas.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=3000)
     args = parser.parse_args()
-    data = yaml.safe_load((REPO / "tests/sim/data/questions.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((REPO / "medsim/sim/topic_examples.yaml").read_text(encoding="utf-8"))
     questions = [q["q"] for q in data["questions"] + data["heldout"] + data["heldout2"] + data["heldout3"]]
     n = args.turns
 

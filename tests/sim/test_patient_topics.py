@@ -13,8 +13,7 @@ from medsim.sim.topics import TOPICS, classify
 # The training bank ships with the package (medsim/sim/topic_examples.yaml: the lists already
 # absorbed into the rules, which the nearest-neighbour fallback also searches). Fresh held-out
 # lists stay here in tests/sim/data/heldout.yaml, outside the package, so the classifier can
-# never read a list it is measured on. (tests/sim/data/questions.yaml is a link to the bank,
-# kept for bench/bench_patient.py.)
+# never read a list it is measured on.
 BANK = yaml.safe_load(BANK_PATH.read_text(encoding="utf-8"))
 HELDOUT = yaml.safe_load((Path(__file__).parent / "data" / "heldout.yaml").read_text(encoding="utf-8"))
 DATA = {**BANK, **HELDOUT}
