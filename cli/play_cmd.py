@@ -8,7 +8,9 @@ Everything a model or a case says is escaped before it reaches the terminal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -32,10 +34,29 @@ class TerminalIO:
     """The human clinician's keyboard."""
 
     async def ask(self, prompt: str) -> str:
-        try:
-            return await asyncio.to_thread(console.input, f"[bold cyan]{safe(prompt)}[/]")
-        except EOFError:
-            return "/quit"
+        # A daemon thread rather than asyncio.to_thread: on Ctrl-C the event loop must not wait
+        # for a blocked input() to return before it can shut down.
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+
+        def deliver(setter, value) -> None:
+            if not answer.done():
+                setter(value)
+
+        def read() -> None:
+            try:
+                line = console.input(f"[bold cyan]{safe(prompt)}[/]")
+            except EOFError:
+                line = "/quit"
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting coroutine
+                with contextlib.suppress(RuntimeError):  # the loop may already be closed
+                    loop.call_soon_threadsafe(deliver, answer.set_exception, exc)
+                return
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(deliver, answer.set_result, line)
+
+        threading.Thread(target=read, daemon=True).start()
+        return await answer
 
     def tell(self, text: str) -> None:
         console.print(f"[dim]{safe(text)}[/]")

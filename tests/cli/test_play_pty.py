@@ -103,3 +103,15 @@ def test_model_text_cannot_drive_the_terminal(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "\x1b]8" not in result.stdout and "\x1b[2J" not in result.stdout
     assert "[bold red]假[/]" in result.stdout and "点我" in result.stdout and "␛" in result.stdout
+
+
+def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path: Path) -> None:
+    import signal
+
+    term = Terminal([sys.executable, "-m", "cli.app", "play", "triage", "--model", "human",
+                     "--db", str(tmp_path / "p.sqlite")], tmp_path)
+    term.read_until("医生>")
+    term.proc.send_signal(signal.SIGINT)
+    term.read_until("interrupted", timeout=15)
+    assert term.close() == 130
+    assert "Traceback" not in term.screen
