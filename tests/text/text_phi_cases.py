@@ -245,15 +245,17 @@ def score(records: list[Record]) -> dict[str, dict[str, float]]:
     return out
 
 
+def print_report(title: str, recs: list[Record]) -> None:
+    """The precision/recall table every PHI set prints when run as a script."""
+    print(f"{len(recs)} {title}")
+    print(f"{'type':<10} {'gold':>5} {'pred':>5} {'precision':>9} {'recall':>7}")
+    for kind, m in score(recs).items():
+        print(f"{kind:<10} {m['gold']:>5} {m['predicted']:>5} {m['precision']:>9.3f} {m['recall']:>7.3f}")
+
+
 if __name__ == "__main__":
     import sys
     from pathlib import Path
 
-    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
-    recs = build()
-    if "--no-role" in sys.argv:
-        recs = build(n_role=0)
-    print(f"{len(recs)} synthetic records")
-    print(f"{'type':<10} {'gold':>5} {'pred':>5} {'precision':>9} {'recall':>7}")
-    for kind, m in score(recs).items():
-        print(f"{kind:<10} {m['gold']:>5} {m['predicted']:>5} {m['precision']:>9.3f} {m['recall']:>7.3f}")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # medsim from this checkout
+    print_report("synthetic records", build(n_role=0) if "--no-role" in sys.argv else build())

@@ -50,11 +50,7 @@ if __name__ == "__main__":
     import sys
     from pathlib import Path
 
-    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
-    from text_phi_cases import score
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # medsim from this checkout
+    from text_phi_cases import print_report
 
-    recs = records()
-    print(f"{len(recs)} held-out hand-written records")
-    print(f"{'type':<10} {'gold':>5} {'pred':>5} {'precision':>9} {'recall':>7}")
-    for kind, m in score(recs).items():
-        print(f"{kind:<10} {m['gold']:>5} {m['predicted']:>5} {m['precision']:>9.3f} {m['recall']:>7.3f}")
+    print_report("held-out hand-written records", records())
