@@ -92,9 +92,8 @@ async def medsim_run(url: str, scenario: Path, db: Path, concurrency: int, sampl
     await execute_run(store, run_id, config, Services(clinician=model), Sampler())
     elapsed = time.perf_counter() - started
     await model.aclose()
-    # Counted in SQL: loading 30,000 transcripts to count them would itself set the peak.
-    scored = store._conn.execute("SELECT COUNT(*) FROM episodes WHERE run_id = ? AND item_score = 1.0",
-                                 (run_id,)).fetchone()[0]
+    # Counted without reading transcripts: loading 30,000 of them would itself set the peak.
+    scored = sum(score == 1.0 for score in store.item_scores(run_id).values())
     assert scored == len(loaded[0].cases), f"only {scored} items scored 1.0"
     store.close()
     return elapsed

@@ -126,11 +126,11 @@ def run_command(scenarios: list[str], model: str | None, base_url: str | None, m
         err_console.print("[red]some scorers could not score some items[/] (see above); fix the judge or "
                           "embedder and rerun with --no-cache, since their failed replies are cached")
         raise SystemExit(EXIT_FAIL)
-    episodes = store.episodes(run_id)
-    failed = sum(e["status"] == "error" for e in episodes)
+    counts = store.status_counts(run_id)
+    failed = counts.get("error", 0)
     if failed:
         # A run with failed items is not a clean run: scripts and CI must see it.
-        err_console.print(f"[red]{failed} of {len(episodes)} item(s) failed[/] (recorded with their reasons, not "
+        err_console.print(f"[red]{failed} of {sum(counts.values())} item(s) failed[/] (recorded with their reasons, not "
                           f"scored); retry them with `medsim run --resume {run_id} --db {db}`")
         raise SystemExit(EXIT_FAIL)
 

@@ -18,11 +18,6 @@ from medsim.store.db import Store
 N_BOOT = 2000
 
 
-def _item_scores(store: Store, run_id: str) -> dict[tuple[str, str, int], float]:
-    return {(e["scenario_id"], e["case_id"], e["repeat"]): e["item_score"]
-            for e in store.episodes(run_id) if e["status"] == "done" and e["item_score"] is not None}
-
-
 def paired_bootstrap(diffs: list[float], *, seed: int = 0, n_boot: int = N_BOOT) -> tuple[float, float] | None:
     if len(diffs) < 2:
         return None
@@ -51,7 +46,7 @@ def compare_runs(store: Store, run_ids: list[str], taxonomy: str = "climedbench"
         board.append({"run": run["id"], "model": run["model"], "dimensions": dims,
                       "overall": sum(present) / len(present) if present else None})
     board.sort(key=lambda row: -1 if row["overall"] is None else row["overall"], reverse=True)
-    scores = {run["id"]: _item_scores(store, run["id"]) for run in runs}
+    scores = {run["id"]: store.item_scores(run["id"]) for run in runs}
     pairs = []
     for a, b in combinations([run["id"] for run in runs], 2):
         scenarios = sorted({k[0] for k in scores[a].keys() & scores[b].keys()})

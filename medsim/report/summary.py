@@ -15,13 +15,13 @@ from medsim.scoring.base import Score
 from medsim.store.db import Store
 
 
-def _items(store: Store, run_id: str) -> tuple[dict[str, list[Item]], dict[str, list[ScorerRef]]]:
+def _items(store: Store, run_id: str, episodes: list[dict[str, Any]]
+           ) -> tuple[dict[str, list[Item]], dict[str, list[ScorerRef]]]:
     """Items per scenario, and each scenario's scorer weights as stored with the scores (a
     user's or an imported scenario is weighted as it was run, not as a bundled file says)."""
     by_episode: dict[tuple[str, str, int], list[Score]] = {}
     weights: dict[tuple[str, str, int], list[ScorerRef]] = {}
-    rows = store.scores(run_id)
-    for row in rows:
+    for row in store.scores(run_id):
         key = (row["scenario_id"], row["case_id"], row["repeat"])
         by_episode.setdefault(key, []).append(
             Score(row["scorer"], row["value"], row["reasons"], row["details"], row["error"]))
@@ -30,7 +30,7 @@ def _items(store: Store, run_id: str) -> tuple[dict[str, list[Item]], dict[str, 
     for key, scenario_refs in weights.items():
         refs.setdefault(key[0], scenario_refs)
     items: dict[str, list[Item]] = {}
-    for episode in store.episodes(run_id):
+    for episode in episodes:
         key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
         items.setdefault(episode["scenario_id"], []).append(
             Item(case_id=f"{episode['case_id']}#{episode['repeat']}", scores=by_episode.get(key, []),
@@ -80,8 +80,8 @@ def with_declared_dimensions(taxonomy: Taxonomy, declared: dict[str, str]) -> Ta
 
 def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
     run = store.get_run(run_id)
-    items, refs = _items(store, run["id"])
-    episodes = store.episodes(run["id"])
+    episodes = store.episodes(run["id"])  # read once: transcripts are the bulk of the store
+    items, refs = _items(store, run["id"], episodes)
     usage: dict[str, dict[str, float]] = {}
     for episode in episodes:
         entry = usage.setdefault(episode["scenario_id"], {"tokens": 0, "cost": 0.0, "latency_s": 0.0, "n": 0})

@@ -240,6 +240,18 @@ class Store:
                  for c in record.calls])
         return episode_id
 
+    def status_counts(self, run_id: str) -> dict[str, int]:
+        """Episodes per status, counted in SQL (no transcript is read)."""
+        rows = self._conn.execute("SELECT status, COUNT(*) FROM episodes WHERE run_id = ? GROUP BY status", (run_id,))
+        return {status: n for status, n in rows}
+
+    def item_scores(self, run_id: str) -> dict[tuple[str, str, int], float]:
+        """(scenario, case, repeat) → item score of every cleanly finished, scored episode."""
+        rows = self._conn.execute(
+            "SELECT scenario_id, case_id, repeat, item_score FROM episodes"
+            " WHERE run_id = ? AND status = 'done' AND item_score IS NOT NULL", (run_id,))
+        return {(s, c, r): v for s, c, r, v in rows}
+
     def episodes(self, run_id: str, scenario_id: str | None = None) -> list[dict[str, Any]]:
         query = "SELECT * FROM episodes WHERE run_id = ?"
         args: list[Any] = [run_id]
