@@ -16,6 +16,7 @@ from typing import Any
 from medsim.models.base import ChatContext, ChatModel, ChatResult, Message, ModelCallError
 from medsim.scenario.schema import AnswerSpec, Case, Scenario
 from medsim.sim.answer import parse_answer
+from medsim.sim.info import count_questions
 from medsim.sim.oracle import Oracle, usage_hint
 from medsim.sim.prompts import (
     answer_reminder,
@@ -214,7 +215,8 @@ class _Episode:
                 self.add("oracle", oracle_reply.text, tests=oracle_reply.tests, exam=oracle_reply.exam,
                          unknown=oracle_reply.unknown, disclosed=[oracle_reply.text])
                 parts.append(oracle_reply.text)
-            if oracle_reply is None or _has_question(reply):
+            # the patient answers whatever the message asks besides its orders
+            if oracle_reply is None or count_questions(reply):
                 answer = await patient.reply(reply, self.transcript.turns)
                 self._record_patient_calls(patient)
                 patient_messages += 1
@@ -267,16 +269,6 @@ class _Episode:
             self.transcript.info["patient_stats"] = dict(getattr(self.patient, "stats", {}) or {})
             self.transcript.info["info_gathering"] = info_gathering(self.case, self.transcript)
         return EpisodeResult(self.transcript, self.calls, self.transcript.info.get("patient"))
-
-
-_QUESTION = ("？", "?", "吗", "呢", "多久", "什么", "怎么", "哪", "有没有", "是否", "请问", "说说")
-
-
-def _has_question(text: str) -> bool:
-    without_tags = text
-    for tag in ("【开检查】", "【查体】"):
-        without_tags = without_tags.replace(tag, "")
-    return any(cue in without_tags for cue in _QUESTION)
 
 
 async def run_episode(scenario: Scenario, case: Case, clinician: ChatModel, *,
