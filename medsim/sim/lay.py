@@ -42,9 +42,9 @@ def _table() -> dict[str, str]:
     table: dict[str, str] = {}
     # the text layer's lay synonyms, reversed (standard → the first lay form listed), for
     # symptoms and body parts only: a lay name of a disease would be a diagnosis leak
-    keep = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
-    keep |= {c for c, _ in textlink._read_lexicon("body_parts.txt")}
-    for standard, lays in textlink._read_lexicon("lay_synonyms.txt"):
+    keep = set(vocab.SYMPTOMS) | {c for c, _ in textlink.lexicon_groups("symptoms.txt")}
+    keep |= {c for c, _ in textlink.lexicon_groups("body_parts.txt")}
+    for standard, lays in textlink.lexicon_groups("lay_synonyms.txt"):
         if standard in keep and lays and len(standard) >= 2:
             table.setdefault(standard, lays[0])
     for canon, (lay, _forms) in vocab.SYMPTOMS.items():
@@ -56,7 +56,7 @@ def _table() -> dict[str, str]:
     # A disease name that contains a symptom word (心绞痛 holds 绞痛) stays whole: the
     # longest match wins, so mapping it to itself keeps 绞痛→绞着疼 out of it.
     keys = sorted(table, key=len, reverse=True)
-    for forms in textlink._read_lexicon("diseases.txt"):
+    for forms in textlink.lexicon_groups("diseases.txt"):
         for term in (forms[0], *forms[1]):
             if term not in table and any(key in term for key in keys if len(key) < len(term)):
                 table[term] = term

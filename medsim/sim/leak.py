@@ -26,7 +26,7 @@ def _disease_lexicon() -> tuple[dict[str, str], dict[str, list[str]]]:
     """alias → canonical, canonical → all its names, from diseases.txt and lay synonyms."""
     alias: dict[str, str] = {}
     names: dict[str, list[str]] = {}
-    for canon, aliases in textlink._read_lexicon("diseases.txt"):
+    for canon, aliases in textlink.lexicon_groups("diseases.txt"):
         for a in [canon, *aliases]:
             alias.setdefault(a, canon)
         names.setdefault(canon, []).extend([canon, *aliases])
@@ -34,7 +34,7 @@ def _disease_lexicon() -> tuple[dict[str, str], dict[str, list[str]]]:
         names.setdefault(canon, []).extend([canon, *forms])
         for f in forms:
             alias.setdefault(f, canon)
-    for standard, lays in textlink._read_lexicon("lay_synonyms.txt"):
+    for standard, lays in textlink.lexicon_groups("lay_synonyms.txt"):
         base = alias.get(standard, standard)
         names.setdefault(base, []).extend(lays)
         for lay in lays:
@@ -83,7 +83,7 @@ def leak_terms(case, *, known_text: str = "") -> list[str]:
     affirms (a refill visit for 高血压 whose history reads 高血压病8年).
     """
     table = textlink.lay_to_canonical()
-    symptoms = set(vocab.SYMPTOMS) | {c for c, _ in textlink._read_lexicon("symptoms.txt")}
+    symptoms = set(vocab.SYMPTOMS) | {c for c, _ in textlink.lexicon_groups("symptoms.txt")}
     # the patient's own complaint is theirs to say (体检发现血压高 → 血压高 may be said,
     # 高血压 may not)
     complaint = getattr(case, "chief_complaint", None) or ""

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import medsim.text
-from medsim.paths import lexicons_dir
 from medsim.sim import vocab
+from medsim.text.lexicon import TYPED_FILES
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def lay_to_canonical() -> dict[str, str]:
         for form in forms:
             table.setdefault(form, canon)
     for path_name in ("lay_synonyms.txt", "symptoms.txt"):
-        for canon, aliases in _read_lexicon(path_name):
+        for canon, aliases in lexicon_groups(path_name):
             # join the group to whichever of its names is already known, so 大汗淋漓 and
             # 大汗 land on one canonical term even when two lists chose different heads
             base = next((table[n] for n in (canon, *aliases) if n in table), canon)
@@ -66,29 +66,13 @@ def lay_to_canonical() -> dict[str, str]:
     return table
 
 
-def _read_lexicon(name: str) -> list[tuple[str, list[str]]]:
-    """``canonical|alias|alias`` or ``lay<TAB>canonical`` / ``lay→canonical`` lines, if the file exists."""
-    path = lexicons_dir() / name
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    out: list[tuple[str, list[str]]] = []
-    for line in lines:
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        for sep in ("→", "\t", "=>"):
-            if sep in line:
-                lay, canon = (p.strip() for p in line.split(sep, 1))
-                canon = canon.split("|")[0].split()[0] if canon else canon
-                if lay and canon:
-                    out.append((canon, [lay]))
-                break
-        else:
-            parts = [p.strip() for p in line.split("|") if p.strip()]
-            if parts:
-                out.append((parts[0], parts[1:]))
-    return out
+def lexicon_groups(name: str) -> list[tuple[str, list[str]]]:
+    """A lexicon file's lines as (head, other names), in file order, from the text layer's
+    loaded lexicon (one parser for every reader): ``lay_synonyms.txt`` gives (standard, [lay])."""
+    lexicon = medsim.text.get_lexicon()
+    if name == "lay_synonyms.txt":
+        return [(standard, [lay]) for standard, lay in lexicon.lay_pairs]
+    return lexicon.groups.get(TYPED_FILES[name.removesuffix(".txt")], [])
 
 
 @cache
@@ -158,7 +142,7 @@ def finding_terms() -> frozenset[str]:
     table = lay_to_canonical()
     names = set(vocab.SYMPTOMS) | set(vocab.CONDITIONS)
     for lexicon in ("symptoms.txt", "diseases.txt"):
-        names |= {table.get(canon, canon) for canon, _ in _read_lexicon(lexicon)}
+        names |= {table.get(canon, canon) for canon, _ in lexicon_groups(lexicon)}
     return frozenset(names)
 
 

@@ -166,7 +166,7 @@ def _compiled() -> dict[str, re.Pattern[str]]:
 
 @cache
 def _symptom_canon() -> frozenset[str]:
-    lexicon_symptoms = {canon for canon, _ in textlink._read_lexicon("symptoms.txt")}
+    lexicon_symptoms = {canon for canon, _ in textlink.lexicon_groups("symptoms.txt")}
     return frozenset(vocab.SYMPTOMS) | frozenset(lexicon_symptoms)
 
 
@@ -179,7 +179,7 @@ _MENSTRUAL_TERM = re.compile(r"月经|经期|经量|闭经|痛经|孕|产")
 @cache
 def _body_pattern() -> re.Pattern[str]:
     """Body-part names (lexicon plus the simulator's site words), longest first."""
-    names = {n for canon, aliases in textlink._read_lexicon("body_parts.txt") for n in (canon, *aliases)}
+    names = {n for canon, aliases in textlink.lexicon_groups("body_parts.txt") for n in (canon, *aliases)}
     names |= {"肚脐周围", "肚脐", "右下腹", "左下腹", "右上腹", "左上腹", "上腹", "下腹", "小肚子", "心窝", "胸口",
               "后背", "腰", "大腿根", "后脑勺", "前额", "太阳穴", "枕部", "额部", "颞部", "眼眶", "牙", "耳"}
     names = {n for n in names if len(n) >= 2 or n in ("腰", "头", "胸", "背")}
@@ -188,14 +188,14 @@ def _body_pattern() -> re.Pattern[str]:
 
 @cache
 def _drug_pattern() -> re.Pattern[str]:
-    names = {n for canon, aliases in textlink._read_lexicon("drugs.txt") for n in (canon, *aliases) if len(n) >= 3}
+    names = {n for canon, aliases in textlink.lexicon_groups("drugs.txt") for n in (canon, *aliases) if len(n) >= 3}
     names |= {n for members in vocab.DRUG_CLASSES.values() for n in members}
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 
 @cache
 def _exam_pattern() -> re.Pattern[str]:
-    names = {n for canon, aliases in textlink._read_lexicon("exams.txt") for n in (canon, *aliases) if len(n) >= 2}
+    names = {n for canon, aliases in textlink.lexicon_groups("exams.txt") for n in (canon, *aliases) if len(n) >= 2}
     return re.compile("|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 

@@ -73,6 +73,10 @@ class Lexicon:
     historical_markers: list[str] = field(default_factory=list)
     narrator_markers: list[str] = field(default_factory=list)
     broader: dict[str, set[str]] = field(default_factory=dict)  # canonical -> its direct parents
+    # each typed file's lines as written, (head, other names), in file order: for callers that
+    # need a file's own groupings (the patient's lay speech), not the merged lookup tables
+    groups: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    lay_pairs: list[tuple[str, str]] = field(default_factory=list)  # (standard, lay), file order
     max_term_len: int = 1
     # first two characters of every key (lay phrases too): a cheap filter before lookups
     heads: set[str] = field(default_factory=set)
@@ -154,9 +158,11 @@ def _load(folder: Path) -> Lexicon:
         if not path.exists():
             continue
         canon_set = lex.by_type.setdefault(type_, set())
+        file_groups = lex.groups.setdefault(type_, [])
         for line in _data_lines(path):
             names = [n.strip() for n in line.split("|") if n.strip()]
             canon = names[0]
+            file_groups.append((canon, names[1:]))
             canon_set.add(canon)
             for name in names:
                 k = _key(name)
@@ -179,6 +185,8 @@ def _load(folder: Path) -> Lexicon:
                 continue
             lay_term, std = parts[0].strip(), parts[1].strip()
             lex.lay_synonyms[lay_term] = std
+            if lay_term and std:
+                lex.lay_pairs.append((std.split("|")[0].split()[0], lay_term))
             lex.heads.add(lay_term[:2])
             lex.max_term_len = max(lex.max_term_len, len(lay_term))
             canon = lex.canonical(std) or std
