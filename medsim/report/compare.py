@@ -7,24 +7,17 @@ variance that would otherwise drown small differences between models.
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 from typing import Any
 
 from medsim.report.summary import build_summary
-from medsim.scoring.aggregate import _quantile
+from medsim.scoring.aggregate import bootstrap_ci
 from medsim.store.db import Store
 
-N_BOOT = 2000
 
-
-def paired_bootstrap(diffs: list[float], *, seed: int = 0, n_boot: int = N_BOOT) -> tuple[float, float] | None:
-    if len(diffs) < 2:
-        return None
-    rng = random.Random(seed)
-    n = len(diffs)
-    means = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(n_boot))
-    return _quantile(means, 0.025), _quantile(means, 0.975)
+def paired_bootstrap(diffs: list[float], *, seed: int = 0) -> tuple[float, float] | None:
+    """95% CI of the mean paired difference; None with fewer than two pairs (no interval)."""
+    return bootstrap_ci(diffs, seed=seed) if len(diffs) >= 2 else None
 
 
 def paired_difference(a: dict, b: dict, scenario: str | None = None, seed: int = 0) -> dict[str, Any]:
