@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
                 raise  # a real bug inside the module: do not hide it
             continue  # that command module is not part of this build
         app.add_typer(getattr(module, attr), name=name, help=help_text)
-    from cli import commands
+    from cli import authoring, commands
 
     commands.register(app)
+    authoring.register(app)

@@ -30,6 +30,7 @@ BUILTIN_MODULES: dict[str, str] = {
     "reference": "medsim.models.reference",
     "scripted": "medsim.models.scripted",
     "human": "medsim.models.human",
+    "adversary": "medsim.models.adversaries",
 }
 
 
