@@ -6,7 +6,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, gold_value, no_gold, unparsed
-from medsim.scoring.matching import alternatives, canonical_forms, lexicon_source, normalize
+from medsim.text.match import alternatives, canonical_forms, lexicon_source, normalize
 
 NAME = "department"
 

@@ -15,7 +15,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
-from medsim.scoring.matching import FUZZY_THRESHOLD, alternatives, match_term
+from medsim.text.match import FUZZY_THRESHOLD, alternatives, match_term
 
 NAME = "diagnosis_match"
 _HEDGE = re.compile(r"^(?:初步诊断|主要诊断|诊断|考虑|疑似|可能为|可能是|可能|拟诊|首先考虑|倾向于?)[:：为是]?")

@@ -15,9 +15,9 @@ from typing import Any
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import unparsed
-from medsim.scoring.matching import dedupe, match_sets, match_term, normalize, normalize_units
 from medsim.scoring.set_f1 import prf
 from medsim.sim.answer import coerce_bool, coerce_list
+from medsim.text.match import dedupe, match_sets, match_term, normalize, normalize_units
 
 NAME = "extraction"
 _SEX = {"男": "男", "男性": "男", "m": "男", "male": "男", "man": "男", "女": "女", "女性": "女", "f": "女",

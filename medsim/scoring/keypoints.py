@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold, unparsed
-from medsim.scoring.matching import find_point
+from medsim.text.match import find_point
 
 NAME = "keypoints"
 

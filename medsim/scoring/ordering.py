@@ -23,8 +23,8 @@ from rapidfuzz import fuzz
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import no_gold, unparsed
-from medsim.scoring.matching import normalize
 from medsim.sim.answer import coerce_int, extract_steps
+from medsim.text.match import normalize
 
 NAME = "ordering"
 

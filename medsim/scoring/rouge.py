@@ -12,7 +12,7 @@ from rapidfuzz.distance import LCSseq
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold, unparsed
-from medsim.scoring.matching import tokens
+from medsim.text.match import tokens
 
 NAME = "rouge"
 

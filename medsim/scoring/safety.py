@@ -32,7 +32,7 @@ import unicodedata
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.choice import gold_letters, predicted_letters
-from medsim.scoring.matching import alternatives, contains_any, find_point, normalize
+from medsim.text.match import alternatives, contains_any, find_point, normalize
 
 NAME = "safety"
 CORRECTION_CUES = ("不对", "不正确", "错误", "并非", "误区", "不能", "不会", "没有依据", "缺乏依据", "缺乏证据",

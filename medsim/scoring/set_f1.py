@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
-from medsim.scoring.matching import FUZZY_THRESHOLD, dedupe, match_sets
 from medsim.sim.answer import coerce_list
+from medsim.text.match import FUZZY_THRESHOLD, dedupe, match_sets
 
 NAME = "set_f1"
 

@@ -9,8 +9,8 @@ of the other.
 import pytest
 
 from medsim.scenario.schema import Probe
-from medsim.scoring import matching
-from medsim.scoring.matching import find_point
+from medsim.text import match as matching
+from medsim.text.match import find_point
 
 from ._util import case, run, transcript
 
@@ -208,7 +208,7 @@ def test_wrong_practice_named_as_such_is_negated(layer):
 
 
 def test_a_negating_prefix_is_the_opposite_diagnosis_not_a_contained_one() -> None:
-    from medsim.scoring.matching import match_term
+    from medsim.text.match import match_term
 
     assert not match_term("不稳定型心绞痛", "稳定型心绞痛").ok
     assert not match_term("稳定型心绞痛", "不稳定型心绞痛").ok

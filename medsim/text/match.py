@@ -1,0 +1,757 @@
+"""Does this text name this term, or state this point — and where? The text layer's matching.
+
+Scorers ask here whether an answer names a gold term (a diagnosis, a test, a department) or
+states a gold point (discharge advice, a correction), by meaning rather than by substring:
+
+- ``match_term``: one answer item against a gold term with ``|`` alternatives — exact, the same
+  canonical term (lexicon synonyms, abbreviations, lay forms), bounded containment (the item is
+  one concept: 急性前壁心肌梗死（Killip I级） names 急性心肌梗死, a string holding many diseases
+  names none), a more specific gold read as a subsequence (右肺上叶癌 in 右肺上叶中央型肺癌), a
+  fuzzy ratio. Conflicting modifiers (急性/陈旧性, 1型/2型, 良性/恶性) never match; the side
+  (左/右/双侧) is compared with the gold's and with the case's side, whichever alternative matched.
+- ``find_point``: is a point stated, affirmed, in the text? Prohibitions of speech and of records
+  (不要, 别, 千万别, 避免, 勿, 否认…) negate the advice after them; a prohibition point (避免饮酒,
+  戒烟) is met by the prohibited act negated (不要喝酒); a hedge (可能需要X) states nothing; a
+  point affirmed and also denied (可能需要X，也可能不需要X) is a self-contradiction, not met.
+  Equivalent times and instructions (明早 = 明天早上 = 次日晨; 马上 = 立即) are rewritten to one
+  form first (``lexicons/advice_synonyms.txt``).
+- ``answer_budget``: how much an answer's length and term count exceed what the task needs, so
+  scorers can charge padding (a dump of every term is not an answer).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from medsim.paths import lexicons_dir
+
+FUZZY_THRESHOLD = 85.0  # rapidfuzz ratio (0–100); 急性心肌梗死 vs 急性前壁心肌梗死 is 85.7
+
+_PUNCT = re.compile(r"[\s\"'“”‘’`*#（）()【】\[\]<>《》「」『』。．.,，、;；:：!！?？~～]+")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def normalize(text: Any) -> str:
+    """NFKC (full-width → half-width), lower case, no spaces or punctuation (a decimal point kept)."""
+    if text is None:
+        return ""
+    text = _DECIMAL.sub("\x02", unicodedata.normalize("NFKC", str(text)))
+    return _PUNCT.sub("", text).replace("\x02", ".").lower()
+
+
+def alternatives(gold: Any) -> list[str]:
+    """'主诊断|同义' → ['主诊断', '同义']; a list is a list of alternatives; a mapping element
+    (``{any: [...], optional: true}``) gives its ``any``."""
+    if isinstance(gold, dict):
+        return alternatives(gold.get("any", gold.get("term", "")))
+    if isinstance(gold, list | tuple):
+        out: list[str] = []
+        for g in gold:
+            out.extend(alternatives(g))
+        return out
+    return [a.strip() for a in str(gold).split("|") if a.strip()]
+
+
+# ------------------------------------------------------------------ lexicon meaning
+
+@cache
+def _lexicon() -> Any:
+    from medsim.text.lexicon import get_lexicon
+
+    return get_lexicon()
+
+
+@lru_cache(maxsize=8192)
+def canonical_forms(term: str) -> frozenset[str]:
+    """The term's normalized forms: itself and the lexicon's canonical term (synonyms, brand names,
+    abbreviations, lay phrases). Two terms are synonyms when their forms meet."""
+    norm = normalize(term)
+    forms = {norm}
+    lex = _lexicon()
+    for surface in {term.strip(), norm}:
+        canon = lex.canonical(surface)
+        if canon:
+            forms.add(normalize(canon))
+    forms.discard("")
+    return frozenset(forms)
+
+
+def synonyms(a: str, b: str) -> bool:
+    return bool(canonical_forms(a) & canonical_forms(b))
+
+
+def lexicon_source() -> str:
+    return "medsim.text lexicon"
+
+
+def tokens(text: str) -> tuple[list[str], str]:
+    """Content tokens of ``text`` (the text layer's segmenter) and the tokenization used."""
+    from medsim.text.tokenize import words
+
+    toks = [normalize(t) for t in words(text)]
+    return [t for t in toks if t], "medsim.text.words"
+
+
+@cache
+def _concept_pattern() -> re.Pattern[str]:
+    """Every typed lexicon term of a clinical kind (≥ 2 characters), longest first."""
+    lex = _lexicon()
+    names: set[str] = set()
+    for kind in ("disease", "symptom", "drug", "exam", "procedure"):
+        for canon in lex.terms(kind):
+            names.add(normalize(canon))
+            names |= {normalize(a) for a in lex.aliases(canon)}
+    names = {n for n in names if len(n) >= 2 and not n.isascii()}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+def concepts_in(text: str) -> list[str]:
+    """Canonical clinical terms named in ``text`` (normalized), in order, each once."""
+    out: list[str] = []
+    for m in _concept_pattern().finditer(normalize(text)):
+        canon = normalize(_lexicon().canonical(m.group(0)) or m.group(0))
+        if canon not in out:
+            out.append(canon)
+    return out
+
+
+# --------------------------------------------------------------------- side and site
+
+# A side word is 左/右/双 written onto a part of the body that has sides (左下肢, 右肺上叶, 双侧).
+_SIDED_PARTS = (
+    "侧", "肺", "肾", "输尿管", "上肢", "下肢", "手", "足", "膝", "髋", "肩", "肘", "腕", "踝", "眼", "耳", "乳",
+    "附件", "卵巢", "输卵管", "睾丸", "腹股沟", "颈", "胸", "下腹", "上腹", "腹", "半身", "额", "颞", "顶", "枕",
+    "基底节", "丘脑", "小脑", "大脑", "侧脑室", "壳核", "锁骨", "肋", "股", "胫", "腓", "桡", "尺", "肱", "心",
+    "室", "房", "束支", "冠", "颌", "腮腺", "扁桃体", "鼻", "面", "髂", "腰", "背", "肝", "半结肠", "叶", "主支气管",
+    "支气管", "顶叶", "额叶", "颞叶", "枕叶", "大腿", "小腿", "前臂", "上臂", "臀", "腋", "甲状腺", "髌", "跟",
+)
+_SIDE_RE = re.compile(r"(左右两侧|左右|两侧|双侧|双|左|右)(?=" + "|".join(sorted(_SIDED_PARTS, key=len, reverse=True)) + ")")
+_SIDE_NORM = {"左": "左", "右": "右", "双": "双", "双侧": "双", "两侧": "双", "左右": "双", "左右两侧": "双"}
+
+
+@cache
+def _sided_drug_names() -> tuple[str, ...]:
+    """Drug names that begin with 左/右 (左氧氟沙星, 右美沙芬): not a side."""
+    lex = _lexicon()
+    names = {normalize(n) for canon in lex.terms("drug") for n in (canon, *lex.aliases(canon))}
+    return tuple(sorted((n for n in names if n[:1] in "左右"), key=len, reverse=True))
+
+
+def sides(text: str) -> set[str]:
+    """The sides a (normalized or raw) text names: {'左'}, {'右'}, {'双'} or several."""
+    t = normalize(text)
+    for drug in _sided_drug_names():
+        t = t.replace(drug, "药" * len(drug))
+    return {_SIDE_NORM[m.group(1)] for m in _SIDE_RE.finditer(t)}
+
+
+def strip_sides(text: str) -> str:
+    t = normalize(text)
+    for drug in _sided_drug_names():
+        if drug in t:
+            return t
+    return _SIDE_RE.sub("", t).removeprefix("侧")
+
+
+def side_conflict(a: str | set[str], b: str | set[str]) -> bool:
+    """Both name a side and the sides differ (双 differs from 左 and from 右)."""
+    sa = a if isinstance(a, set) else sides(a)
+    sb = b if isinstance(b, set) else sides(b)
+    return bool(sa) and bool(sb) and not sa & sb
+
+
+def case_side(*texts: Any) -> set[str]:
+    """The side a case's gold and primary diagnosis agree on, or set() when none or several."""
+    found: set[str] = set()
+    for text in texts:
+        for alt in alternatives(text):
+            found |= sides(alt)
+    return found if len(found) == 1 else set()
+
+
+# ------------------------------------------------------------------ term matching
+
+# Modifiers that change the disease: both sides naming different members never match.
+_CONFLICTS = (
+    ("急性", "亚急性", "慢性", "陈旧性", "陈旧"),
+    ("i型", "ii型", "iii型", "iv型"),
+    ("原发性", "继发性"),
+    ("上消化道", "下消化道"),
+    ("良性", "恶性"),
+    ("高", "低"),
+    ("stemi", "nstemi", "非st段抬高", "st段抬高"),
+    ("甲亢", "甲减", "甲状腺功能亢进", "甲状腺功能减退"),
+    ("上叶", "中叶", "下叶"),
+    ("阳性", "阴性"),
+)
+# Too generic to count as a contained match on their own.
+_GENERIC = {"病", "炎", "症", "癌", "感染", "炎症", "疾病", "肿瘤", "疼痛", "综合征", "检查", "治疗", "损伤", "手术",
+            "药物", "用药", "对症", "支持", "监测", "一般治疗"}
+# How much longer than the gold an item may be and still be that one concept (急性前壁心肌梗死
+# killip1级 names 急性心肌梗死); beyond it, an item is a paragraph or a dump.
+_EXTRA_CHARS = 12
+_MORPHEMES = ((re.compile(r"恶性肿瘤|恶性肿物|ca$"), "癌"), (re.compile(r"疼痛|疼"), "痛"))
+
+
+def _members(text: str, group: tuple[str, ...]) -> set[str]:
+    found = set()
+    for m in sorted(group, key=len, reverse=True):
+        if m in text:
+            found.add(m)
+            text = text.replace(m, "\0")  # 亚急性 must not also count as 急性
+    return found
+
+
+def conflicting(a: str, b: str) -> bool:
+    """True when a and b name different members of a modifier group (急性 vs 陈旧性), carry
+    different numbers (高血压2级 vs 3级), name different sides, or one holds several members of a
+    group the other names one of (a string listing 急性、慢性 is not 急性)."""
+    na, nb = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    if na and nb and sorted(na) != sorted(nb):
+        return True
+    if side_conflict(a, b):
+        return True
+    for group in _CONFLICTS:
+        ma, mb = _members(a, group), _members(b, group)
+        if ma and mb and (not ma & mb or len(ma) != len(mb)):
+            return True
+    return _negated_inside(a, b) or _negated_inside(b, a)
+
+
+def _negated_inside(longer: str, shorter: str) -> bool:
+    """不稳定型心绞痛 holds 稳定型心绞痛 but names its opposite."""
+    at = longer.find(shorter)
+    return len(shorter) >= 2 and at > 0 and longer[at - 1] in "不非无"
+
+
+def one_concept(item: str, gold: str) -> bool:
+    """``item`` (normalized) contains ``gold`` and is that one concept: bounded in length, and what
+    is left holds no other clinical term of the lexicon (so a list or a dump is not one concept)."""
+    if len(item) > len(gold) + max(_EXTRA_CHARS, len(gold)):
+        return False
+    rest = item.replace(gold, "\0")
+    gold_forms = canonical_forms(gold)
+    for c in concepts_in(rest.replace("\0", "，")):
+        if c not in gold_forms and c not in gold and not any(c in f for f in gold_forms):
+            return False
+    return True
+
+
+def _subsequence(short: str, long: str) -> bool:
+    """Every character of ``short`` in order in ``long`` with at most half of ``long`` between
+    (右肺上叶癌 in 右肺上叶中央型肺癌): the gold is a more specific form of the item."""
+    if len(short) < 3 or len(long) - len(short) > len(long) / 2:
+        return False
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def _morph(text: str) -> str:
+    for pattern, repl in _MORPHEMES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+@dataclass
+class Match:
+    ok: bool
+    how: str = ""  # exact | canonical | contains | specific | fuzzy
+    gold: str = ""  # the alternative that matched
+    ratio: float = 0.0
+    note: str = ""  # e.g. "side not stated", "wrong side"
+
+
+def match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, contains: bool = True,
+               side: set[str] | None = None) -> Match:
+    """Does the one answer item ``pred`` name ``gold`` (one of its ``|`` alternatives)?
+
+    ``side`` is the case's side (``case_side``): an item naming another side matches no
+    alternative, even a side-less one (左侧基底节区脑出血 is wrong for a right-sided bleed whose
+    gold also lists 脑出血)."""
+    p = normalize(pred)
+    if not p:
+        return Match(False)
+    p_sides = sides(p)
+    wanted = set(side or set()) | case_side(gold)
+    if p_sides and wanted and not p_sides & wanted:
+        return Match(False, note=f"wrong side: {''.join(sorted(p_sides))} for {''.join(sorted(wanted))}")
+    best = Match(False)
+    p_core = strip_sides(p)
+    for alt in alternatives(gold):
+        g = normalize(alt)
+        if not g:
+            continue
+        if p == g:
+            return Match(True, "exact", alt, 100.0)
+        if conflicting(p, g):
+            continue
+        note = "side not stated" if sides(g) and not p_sides else ""
+        g_core = strip_sides(g)
+        if synonyms(str(pred), alt) or (p_core != p or g_core != g) and p_core and g_core and (
+                p_core == g_core or synonyms(p_core, g_core)):
+            return Match(True, "canonical", alt, 100.0, note)
+        if not contains or {p, g, p_core, g_core} & _GENERIC:
+            pass
+        elif min(len(p_core), len(g_core)) >= 2 and g_core in p_core and one_concept(p_core, g_core):
+            best = Match(True, "contains", alt, fuzz.ratio(p, g), note)
+            continue
+        elif len(p_core) >= 2 and p_core in g_core and len(p_core) * 2 >= len(g_core):
+            best = Match(True, "contains", alt, fuzz.ratio(p, g), note)
+            continue
+        elif _subsequence(_morph(p_core), _morph(g_core)):
+            best = Match(True, "specific", alt, fuzz.ratio(p, g), note)
+            continue
+        if fuzzy is not None and not best.ok:
+            r = fuzz.ratio(p, g)
+            if r >= fuzzy and r > best.ratio:
+                best = Match(True, "fuzzy", alt, r, note)
+    return best
+
+
+def split_compound(item: str) -> list[str]:
+    """A compound list item as its parts: 袖式切除+淋巴结清扫 → both; 尼卡地平降压，目标130–140 → both."""
+    parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、]|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
+    return [p for p in parts if p and normalize(p)]
+
+
+_RANK = {"exact": 4, "canonical": 4, "contains": 3, "specific": 2, "fuzzy": 1}
+
+
+def match_sets(pred: list[Any], gold: list[Any], *, split: bool = True, side: set[str] | None = None,
+               **kw: Any) -> tuple[list[tuple[str, str, str]], list[str], list[str]]:
+    """One-to-one matching of predicted items to gold elements (each may hold alternatives).
+
+    With ``split``, an item that is a compound (A+B, A，B) offers each part, so one written item
+    can meet two gold elements; the precision then counts parts. Greedy on match quality, so one
+    vague item cannot take a gold element a precise one names. Returns (pairs, unmatched parts,
+    unmatched gold) with pairs as (pred part, gold, how)."""
+    parts: list[str] = []
+    for p in pred:
+        sub = split_compound(p) if split else [str(p)]
+        parts += sub if len(sub) > 1 else [str(p)]
+    parts = dedupe(parts)
+    cands = []
+    for i, p in enumerate(parts):
+        for j, g in enumerate(gold):
+            m = match_term(p, g, side=side, **kw)
+            if m.ok:
+                cands.append((_RANK[m.how], m.ratio, -i, -j, i, j, m.how))
+    cands.sort(reverse=True)
+    used_p: set[int] = set()
+    used_g: set[int] = set()
+    pairs = []
+    for *_, i, j, how in cands:
+        if i in used_p or j in used_g:
+            continue
+        used_p.add(i)
+        used_g.add(j)
+        pairs.append((parts[i], _element_text(gold[j]), how))
+    return (
+        pairs,
+        [p for i, p in enumerate(parts) if i not in used_p],
+        [_element_text(g) for j, g in enumerate(gold) if j not in used_g],
+    )
+
+
+def _element_text(element: Any) -> str:
+    return "|".join(alternatives(element)) if isinstance(element, dict) else str(element)
+
+
+def dedupe(items: list[Any]) -> list[str]:
+    """Items once each, by normalized text and by canonical term (k copies are one item)."""
+    out, seen = [], set()
+    for it in items:
+        key = normalize(it)
+        forms = canonical_forms(str(it)) if key else frozenset()
+        if key and not (forms & seen):
+            seen |= forms | {key}
+            out.append(str(it).strip())
+    return out
+
+
+# ------------------------------------------------------ units (4g == 4克 == 4000mg)
+
+_UNIT_WORDS = sorted(
+    {"kg", "公斤", "千克", "g", "克", "mg", "毫克", "μg", "ug", "mcg", "微克", "l", "升", "ml", "毫升", "u", "单位",
+     "iu", "umol/l", "μmol/l", "mmol/l", "万u", "万单位", "ng", "纳克", "cc", "mmhg", "mg/dl", "g/l", "mg/l", "u/l",
+     "ng/ml", "pg/ml"},
+    key=len, reverse=True,
+)
+_QTY = re.compile(r"(\d+(?:\.\d+)?)(" + "|".join(re.escape(u) for u in _UNIT_WORDS) + r")(?![a-z])")
+
+
+def _convert(value: float, unit: str) -> str:
+    from medsim.text.units import to_base
+
+    try:
+        v, u = to_base(value, unit)
+    except Exception:
+        return f"{value:.6g}{unit}"
+    return f"{v:.6g}" + normalize(u)
+
+
+def normalize_units(norm_text: str) -> str:
+    """In normalized text, rewrite quantities to base units: 4g, 4克 → 4000mg; 0.5l → 500ml."""
+    return _QTY.sub(lambda m: _convert(float(m.group(1)), m.group(2)), norm_text.replace("µ", "μ"))
+
+
+# ------------------------------------------------------- equivalent instructions
+
+@cache
+def _advice_rewrites() -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    table: dict[str, str] = {}
+    path = lexicons_dir() / "advice_synonyms.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        names = [normalize(n) for n in line.split("|") if n.strip()]
+        for n in names[1:]:
+            table.setdefault(n, names[0])
+    if not table:
+        return None, table
+    return re.compile("|".join(re.escape(v) for v in sorted(table, key=len, reverse=True))), table
+
+
+def rewrite_equivalents(norm_text: str) -> str:
+    """Equivalent spellings of one instruction or time as one form (明天早上 → 明早, 马上 → 立即)."""
+    pattern, table = _advice_rewrites()
+    return pattern.sub(lambda m: table[m.group(0)], norm_text) if pattern else norm_text
+
+
+@cache
+def _advice_cues() -> dict[str, tuple[str, ...]]:
+    kinds: dict[str, list[str]] = {}
+    for line in (lexicons_dir() / "advice_cues.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cue, _, kind = line.partition("\t")
+        kinds.setdefault(kind.strip(), []).append(normalize(cue))
+    return {k: tuple(sorted(v, key=len, reverse=True)) for k, v in kinds.items()}
+
+
+def prohibition_cues() -> tuple[str, ...]:
+    return _advice_cues().get("prohibit", ())
+
+
+def hedge_cues() -> tuple[str, ...]:
+    return _advice_cues().get("hedge", ())
+
+
+# ---------------------------------------------------- negation-aware point matching
+
+_CLAUSE_END = re.compile(r"[。；;，,！!？?\n]")
+# A verdict followed by a colon judges what came before it; what follows is the correction.
+_VERDICT_COLON = re.compile(r"(不对|不正确|不准确|错误|错了|不是这样的?|不是的|误区|误解|不可取|不科学|说错了)\s*(?:[:：]|——)")
+# Phrases that hold a cue character but do not negate what follows: concessives (无论), questions
+# (有没有腹泻 asks about it), and findings named with a negative predicate (不明原因的, 出血不止).
+_QUESTIONS = ("有没有", "有无", "有否", "是否", "是不是", "会不会", "能不能", "要不要", "可不可以", "用不用",
+              "需不需要", "需要不需要")
+_NAMED_FINDINGS = ("不明", "不止", "不退", "不缓解", "不能缓解", "不消退", "不好转", "不见好转", "不减轻", "不愈",
+                   "不全", "不齐", "不稳", "不清", "不畅", "不佳", "不足", "不振", "不良", "不洁", "不规律", "不均")
+# 别 is a prohibition on its own (别停药, 千万别), not inside 特别, 区别, 分别, 类别, 级别, 性别…
+_NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别", "个别", "识别", "鉴别", "告别", "辨别", "差别",
+                     "派别", "别人", "别的", "别处", "别名", "无论", "不论", "不管", "无明显", "不适", "不舒服",
+                     "不良反应", "不仅", "不但", "不只", "不少", "不久", "不断", "非常", "并不少", "毫无疑问",
+                     "不同", "不一样")
+_PSEUDO = tuple(sorted((*_NOT_PROHIBITIONS, *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
+_AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
+# A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
+_SCOPE_STOP = ("用于",)
+# A verdict right after a mention, in its clause, negates it: 仰头是不对的, 说法是错误的.
+_VERDICT_AFTER = re.compile(
+    r"^[的之这种样个些说做方想看法观点是都也其实属于一种常见完全绝对并]{0,8}?"
+    r"(?:不对(?![症称劲])|错误|错的|不正确|不准确|不可取|不科学|误区|误解|谣言|不恰当|不妥|没有(?:科学)?依据"
+    r"|缺乏(?:科学)?依据)")
+# Characters a gap may never skip: 您不需要和他隔离 does not say 您需要和他隔离.
+_GAP_BLOCKERS = set("不没无未非别勿莫否禁忌免停")
+DIRECT = 4  # a cue this close before a mention denies it directly (不需要X): a contradiction
+NEG_WINDOW = 12  # how far before a mention a cue reaches, within its list item
+# A list item (after 、) that starts with one of these is new advice, out of an earlier cue's scope.
+_FRESH_ITEM = ("保持", "规律", "坚持", "按时", "定期", "注意", "多", "适当", "继续", "及时", "低", "戒", "控制",
+               "监测", "复查", "复诊", "遵医嘱", "每日", "每天", "口服", "服用", "使用", "清淡", "加强", "进行")
+# A point that is itself a prohibition (避免饮酒, 戒烟, 不要自行停药): its act, prohibited in the
+# text (不要喝酒), meets it. 戒X is a prohibition of X.
+_PROHIBITION_POINT = re.compile(r"^(?:避免|不要|不能|不宜|勿|切勿|禁止|禁|忌|戒|别|千万别|千万不要|不可|停止|停用|不用|无需|不必)(.{2,})$")
+
+
+_ABSTAIN = {"烟": "吸烟", "酒": "饮酒"}
+
+
+def _prohibited_act(point: str) -> str | None:
+    """The act a prohibition point forbids: 避免饮酒 → 饮酒, 戒烟 → 吸烟; None for other points."""
+    if point[:1] == "戒" and point[1:] in _ABSTAIN:
+        return _ABSTAIN[point[1:]]
+    m = _PROHIBITION_POINT.match(point)
+    return m.group(1) if m else None
+
+
+def _blank(text: str, phrases: tuple[str, ...]) -> str:
+    for p in phrases:
+        if p in text:
+            text = text.replace(p, " " * len(p))
+    return text
+
+
+def _negated_fallback(prefix: str) -> bool:
+    """Does a prohibition cue in ``prefix`` reach its end? Pseudo-negations are blanked first; a
+    cue followed by 用于 governs the act, not the population named after it."""
+    prefix = _blank(prefix, _PSEUDO)
+    for cue in prohibition_cues():
+        at = prefix.find(cue)
+        while at >= 0:
+            if not any(stop in prefix[at + len(cue):] for stop in _SCOPE_STOP):
+                return True
+            at = prefix.find(cue, at + 1)
+    return False
+
+
+def _hedged(prefix: str) -> bool:
+    prefix = _blank(prefix, _PSEUDO)
+    return any(cue in prefix for cue in hedge_cues())
+
+
+def _affirmed(items: list[str], k: int, offset: int) -> bool:
+    """The mention is asked about (有没有腹泻) or named as unexplained (不明原因的…)."""
+    if any(a in items[k][max(0, offset - NEG_WINDOW): offset] for a in _AFFIRMING):
+        return True
+    j = k
+    while j > 0 and k - j < 3 and not items[j].startswith(_FRESH_ITEM):
+        j -= 1
+        if any(a in items[j] for a in _AFFIRMING):
+            return True
+    return False
+
+
+def _mention_negated(items: list[str], k: int, offset: int, after: str = "") -> bool:
+    if _VERDICT_AFTER.match(after):
+        return True
+    if _negated_fallback(items[k][max(0, offset - NEG_WINDOW): offset]):
+        return True
+    j = k
+    while j > 0 and k - j < 3 and not items[j].startswith(_FRESH_ITEM):
+        j -= 1
+        if _negated_fallback(items[j]):
+            return True
+    return False
+
+
+@dataclass
+class PointHit:
+    met: bool
+    alternative: str = ""
+    negated: list[str] | None = None  # alternatives found only in negated clauses
+    hedged: bool = False  # met only in hedged words (可能需要X)
+    contradicted: bool = False  # affirmed (or hedged) and denied in one sentence
+
+
+@dataclass
+class _Mentions:
+    affirmed: bool = False
+    denied: bool = False
+    hedged: bool = False
+    contradicted: bool = False
+    denied_direct: bool = False  # a cue written right before the mention (不需要X, 不是X)
+    alt: str = ""
+
+
+def _prepare(text: str) -> str:
+    return _VERDICT_COLON.sub(r"\1。", unicodedata.normalize("NFKC", text or "").lower())
+
+
+@lru_cache(maxsize=256)
+def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
+    """Clauses, each a tuple of normalized 、-items (equivalents rewritten, quantities in base units)."""
+    raw = _prepare(text)
+    return tuple(tuple(rewrite_equivalents(normalize_units(normalize(it))) for it in c.split("、"))
+                 for c in _CLAUSE_END.split(raw))
+
+
+@lru_cache(maxsize=64)
+def _absent_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Original-text spans the text layer reads as negated findings (否认高血压、糖尿病史 covers both)."""
+    from medsim.text.analysis import analyze
+
+    return tuple((f.entity.start, f.entity.end) for f in analyze(text).findings if f.polarity == "absent")
+
+
+def _text_layer_negates(text: str, alt: str) -> bool:
+    """Every literal mention of ``alt`` lies inside a finding the text layer negates."""
+    needle = alt.strip().lower()
+    if not needle or any(cue in needle for cue in prohibition_cues()):
+        return False
+    spans = _absent_spans(text or "")
+    if not spans:
+        return False
+    starts = [m.start() for m in re.finditer(re.escape(needle), (text or "").lower())]
+
+    def covered(st: int) -> bool:
+        end = st + len(needle)
+        return any(min(e, end) - max(s, st) >= len(needle) / 2 for s, e in spans)
+
+    return bool(starts) and all(covered(st) for st in starts)
+
+
+def _point_form(alt: str) -> str:
+    return rewrite_equivalents(normalize_units(normalize(alt)))
+
+
+def _scan(text: str, alt: str, g: str, negation: bool) -> _Mentions:
+    """Every mention of ``g`` in ``text``: affirmed, denied or hedged; contradicted when one
+    sentence both affirms (or hedges) and denies it (可能需要X，也可能不需要X)."""
+    seen = _Mentions(alt=alt)
+    for sentence in _sentences(text):
+        part = _scan_clauses(sentence, alt, g, negation)
+        if part.denied_direct and (part.affirmed or part.hedged):
+            seen.contradicted = True
+        seen.affirmed |= part.affirmed
+        seen.denied |= part.denied
+        seen.hedged |= part.hedged
+    return seen
+
+
+_SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text or "") if s.strip()] or [text or ""]
+
+
+def _scan_clauses(text: str, alt: str, g: str, negation: bool) -> _Mentions:
+    seen = _Mentions(alt=alt)
+    for items in _clauses(text):
+        joined = "".join(items)
+        starts = [sum(len(x) for x in items[:i]) for i in range(len(items))]
+        pos = joined.find(g)
+        while pos >= 0:
+            if g[0].isdigit() and pos and (joined[pos - 1].isdigit() or joined[pos - 1] == "."):
+                pos = joined.find(g, pos + 1)  # 4000mg is not inside 14000mg
+                continue
+            k = max(i for i, s in enumerate(starts) if s <= pos and items[i])
+            offset = pos - starts[k]
+            if negation and _mention_negated(items, k, offset, joined[pos + len(g):]):
+                seen.denied = True
+                seen.denied_direct |= _negated_fallback(items[k][max(0, offset - DIRECT): offset])
+            elif negation and _hedged(items[k][max(0, offset - NEG_WINDOW): offset]):
+                seen.hedged = True
+            elif negation and not _affirmed(items, k, offset) and _text_layer_negates(text, alt):
+                seen.denied = True
+            else:
+                seen.affirmed = True
+            pos = joined.find(g, pos + 1)
+    return seen
+
+
+def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
+    """Is ``point`` (alternatives ``a|b``) stated in ``text``, affirmed and not contradicted?
+
+    Equivalent spellings are rewritten first (明天早上 → 明早); quantities compare in base units
+    (4g == 4000mg); a long point may have up to GAP extra characters inside it, never a negation.
+    A prohibition (不要, 避免, 千万别, 没必要 …) shortly before a mention, or a verdict right after it
+    (是不对的), denies it; a hedge (可能, 也许, 不一定) leaves it undecided. A point that is itself
+    a prohibition (避免饮酒, 戒烟) is also met by the act prohibited in the text (不要喝酒). A point
+    both affirmed and denied is a self-contradiction and not met.
+    """
+    negated: list[str] = []
+    contradicted = False
+    for alt in alternatives(point):
+        g = _point_form(alt)
+        if not g:
+            continue
+        seen = _scan(text, alt, g, negation)
+        if negation and not seen.affirmed and (act_form := _prohibited_act(g)):
+            act = _scan(text, alt, act_form, negation)
+            if act.denied and not act.affirmed:
+                return PointHit(True, alt)
+        if seen.contradicted:
+            contradicted = True
+            continue
+        if seen.affirmed or seen.hedged and not seen.denied:
+            return PointHit(True, alt, hedged=not seen.affirmed)
+        if seen.denied:
+            negated.append(alt)
+    if not negated and not contradicted:
+        for alt in alternatives(point):
+            if _gappy(_clauses(text), _point_form(alt), negation):
+                return PointHit(True, alt)
+    return PointHit(False, "", negated, contradicted=contradicted)
+
+
+GAP = 2  # extra characters a long point may have inside it: 保持切口干燥 in 保持切口清洁干燥
+
+
+def _gappy(clauses: tuple[tuple[str, ...], ...], g: str, negation: bool) -> bool:
+    """The point's characters in order within one list item, at most GAP extra characters in
+    between, none of them a negation (A不B is not AB). Only for points of 4+ characters without
+    digits (饭后 must not match 饭前后)."""
+    if len(g) < 4 or any(ch.isdigit() for ch in g):
+        return False
+    for items in clauses:
+        joined = "".join(items)
+        base = 0
+        for k, item in enumerate(items):
+            for start, ch in enumerate(item):
+                if ch != g[0]:
+                    continue
+                j, pos, blocked = 1, start + 1, False
+                while j < len(g) and pos < len(item) and pos - start < len(g) + GAP:
+                    if item[pos] == g[j]:
+                        j += 1
+                    elif item[pos] in _GAP_BLOCKERS:
+                        blocked = True
+                        break
+                    pos += 1
+                if blocked or j < len(g):
+                    continue
+                if not negation or (not _mention_negated(list(items), k, start, joined[base + pos:])
+                                    and not _hedged(item[max(0, start - NEG_WINDOW): start])):
+                    return True
+            base += len(item)
+    return False
+
+
+def contains_any(text: str, cues: tuple[str, ...] | list[str]) -> list[str]:
+    """The cues that occur in ``text`` (normalized, no negation check)."""
+    t = normalize(text)
+    return [c for c in cues if normalize(c) in t]
+
+
+# ------------------------------------------------------------------ padding
+
+@dataclass
+class Budget:
+    """How far an answer exceeds what its task needs; ``factor`` multiplies a score (1 = within)."""
+
+    chars: int
+    max_chars: int
+    terms: int
+    max_terms: int
+    factor: float = 1.0
+    reasons: list[str] = field(default_factory=list)
+
+
+def answer_budget(text: str, reference: str | None = None, *, max_chars: int | None = None,
+                  min_chars: int = 1200, max_terms: int | None = None) -> Budget:
+    """Charge padding: beyond ``max_chars`` (default: 3× the reference, at least ``min_chars``) a
+    score shrinks in proportion; naming far more distinct clinical terms than the reference
+    (default: 3× + 15) shrinks it too. A correct answer of ordinary length is never charged."""
+    chars = len(normalize(text))
+    ref_chars = len(normalize(reference or ""))
+    limit = max_chars or max(min_chars, 3 * ref_chars)
+    terms = len(concepts_in(text)) if chars else 0
+    ref_terms = len(concepts_in(reference)) if reference else 5
+    term_limit = max_terms or 3 * ref_terms + 15
+    budget = Budget(chars, limit, terms, term_limit)
+    if chars > limit:
+        budget.factor *= limit / chars
+        budget.reasons.append(f"answer {chars} chars, budget {limit}")
+    if terms > term_limit:
+        budget.factor *= term_limit / terms
+        budget.reasons.append(f"names {terms} clinical terms, budget {term_limit}")
+    return budget
