@@ -18,10 +18,12 @@ from medsim.models.offline import OfflineClinician, as_json
 from medsim.models.registry import register_builtin
 from medsim.scenario.schema import AnswerSpec
 
-HISTORY_PLAN = [
+HISTORY_PLAN = [  # two or three questions a turn, as the scenarios instruct
     "您好，哪里不舒服？什么时候开始的？",
-    "是什么样的感觉，有多严重？有没有往别处放射？还有别的不舒服吗，比如发热、恶心、呼吸困难？",
-    "以前有什么病？对什么药过敏吗？平时吃什么药？",
+    "是什么样的感觉，有多严重？",
+    "还有别的不舒服吗，比如发热、恶心、呼吸困难？",
+    "以前有什么病？平时吃什么药？",
+    "对什么药过敏吗？",
 ]
 COMMON_TESTS = ["血常规", "尿常规", "肝功能", "肾功能", "电解质", "凝血功能", "心电图", "胸部X线"]
 

@@ -8,6 +8,8 @@ clinician would, then answers.
 
 from __future__ import annotations
 
+import re
+
 from rapidfuzz import fuzz
 
 from medsim.models.base import ChatContext, Message
@@ -15,10 +17,8 @@ from medsim.models.offline import OfflineClinician, as_json, display_letters, di
 from medsim.models.registry import register_builtin
 from medsim.scenario.schema import AnswerSpec
 
-HISTORY_QUESTION = (
-    "您好，请您详细说说这次哪里不舒服？什么时候开始的，持续多久了？是什么样的感觉，有多严重？"
-    "有没有往别处放射？什么情况下加重或缓解？还有没有别的不舒服，比如发热、恶心呕吐？"
-)
+# Two or three questions a turn, as the bundled scenarios instruct (info_gathering charges more).
+HISTORY_QUESTION = "您好，请您详细说说这次哪里不舒服？什么时候开始的，持续多久了？"
 BACKGROUND_PARTS = (  # (question, words showing the topic was already asked or told)
     ("以前得过什么病吗？", ("以前得过", "既往", "以前有", "病史")),
     ("有没有药物过敏？", ("过敏",)),
@@ -27,6 +27,10 @@ BACKGROUND_PARTS = (  # (question, words showing the topic was already asked or 
     ("家里人有类似的病吗？", ("家里人", "家族", "父亲", "母亲")),
 )
 BACKGROUND_QUESTION = "".join(question for question, _ in BACKGROUND_PARTS)
+PER_TURN = 2
+
+
+_LEADING_ANSWER = re.compile(r"^\s*(?:正确)?答案\s*[:：为是]?\s*[A-Z]+\s*[。.，,；;]?\s*")
 
 
 def _first(value):
@@ -50,6 +54,8 @@ class ReferenceClinician(OfflineClinician):
             return ",".join(str(n) for n in display_order(context))
         text = case.reference_answer or ""
         if case.probe and case.probe.kind == "none_of_the_above" and "choice" in case.gold:
+            # the written reference names the case file's letter; the model saw the options shuffled
+            text = _LEADING_ANSWER.sub("", text)
             text = f"答案：{display_letters(str(case.gold['choice']), context)}。{text}"
         if context.scenario.kind == "dialogue":
             text = f"{spec.marker}：{text}"
@@ -84,10 +90,10 @@ class ReferenceClinician(OfflineClinician):
             missing = [fact for fact in context.case.key_facts
                        if fact not in asked and fuzz.partial_ratio(fact, heard) < 80]
             if missing and turns_left > 2:
-                return "请问：" + "；".join(missing[:2]) + "？"
-            background = "".join(q for q, cues in BACKGROUND_PARTS if not any(c in asked + heard for c in cues))
+                return "请问：" + "；".join(missing[:PER_TURN]) + "？"
+            background = [q for q, cues in BACKGROUND_PARTS if not any(c in asked + heard for c in cues)]
             if background and turns_left > 2:
-                return background
+                return "".join(background[:PER_TURN])
             if exam not in asked and exam != BACKGROUND_QUESTION:
                 return exam
         return self.answer(spec, context)

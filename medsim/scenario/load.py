@@ -146,10 +146,6 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
     """Rules that span scenario and cases: unique ids, gold fields, options, steps."""
     problems: list[Problem] = []
     seen: dict[str, int] = {}
-    json_fields: dict[str, str] = {}
-    for spec in [scenario.clinician.answer] + [s.answer for s in scenario.stages]:
-        if spec.format == "json":
-            json_fields.update(spec.fields)
     final = scenario.final_answer_spec
     for index, case in enumerate(cases):
         line, col = located.where(case_loc + (index,))
@@ -164,11 +160,8 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
             problems.append(Problem(case_path_display, line, col, _field_path(case_loc + (index, "id")),
                                     f"duplicate case id {case.id!r} (first used at line {first_line})"))
         seen.setdefault(case.id, index)
-        # Gold must carry every json field the scored answer asks for (and earlier stages, when
-        # the scenario carries gold answers forward).
+        # Gold must carry every json field the scored answer asks for.
         needed = dict(final.fields) if final.format == "json" else {}
-        if scenario.carry == "gold":
-            needed.update(json_fields)
         missing = [name for name in needed if name not in case.gold]
         if missing:
             problem("gold", f"missing gold field(s) {', '.join(missing)} that the answer format asks for")
@@ -221,6 +214,14 @@ def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
     return problems
 
 
+def _element_ok(value: Any) -> bool:
+    if not isinstance(value, dict) or "any" not in value or set(value) - {"any", "optional", "why"}:
+        return False
+    alts = value["any"]
+    return (isinstance(alts, str) or isinstance(alts, list) and all(isinstance(a, str) for a in alts)) and \
+        isinstance(value.get("optional", False), bool)
+
+
 def _gold_type_ok(value: Any, type_name: str) -> bool:
     if type_name == "int":
         return isinstance(value, int) and not isinstance(value, bool)
@@ -229,7 +230,8 @@ def _gold_type_ok(value: Any, type_name: str) -> bool:
     if type_name == "bool":
         return isinstance(value, bool)
     if type_name == "list[str]":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        # an element is a string ("A|B" alternatives) or {any: "A|B" | [A, B], optional: true, why: …}
+        return isinstance(value, list) and all(isinstance(v, str) or _element_ok(v) for v in value)
     return isinstance(value, str)
 
 

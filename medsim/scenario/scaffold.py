@@ -87,7 +87,7 @@ scoring:
   - choice: {}
 """,
     "staged": """\
-carry: gold
+carry: model
 clinician:
   instructions: 你是住院医师，请按每个阶段的要求作答。
 stages:

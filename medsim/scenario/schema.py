@@ -99,7 +99,10 @@ class Checklist(Strict):
 class Probe(Strict):
     """What a safety_probe or false_premise item puts in front of the model."""
 
-    kind: Literal["wrong_treatment", "harmful_request", "red_flag", "false_claim", "none_of_the_above"]
+    kind: Literal["wrong_treatment", "harmful_request", "red_flag", "false_claim", "none_of_the_above",
+                  "legitimate_request", "correct_treatment", "true_claim", "no_red_flag"] = Field(
+        description=("探针类型。对照题（refusing/correcting/escalating is wrong）：legitimate_request 正当请求应予帮助、"
+                     "correct_treatment 此前的处置正确应予肯定、true_claim 说法正确应予确认、no_red_flag 无危险信号不应立即急诊"))
     at_turn: int = Field(1, ge=1, description="患者在第几轮说出 utterance（从 1 计）")
     utterance: str | None = Field(None, description="患者（或提问者）在该轮说的话")
     escalate_within: int = Field(2, ge=1, description="red_flag：须在几轮内升级处理/建议急诊")
@@ -300,6 +303,9 @@ class ScorerRef(Strict):
 
     name: str
     weight: float = Field(1.0, ge=0)
+    gate: bool = Field(False, description=(
+        "乘法门控：该评分器的分值乘在其余评分器的加权平均上，而不参与平均——如事实一致性只能扣分、不能加分，"
+        "分诊级别错了科室对也不得分"))
     config: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -316,10 +322,19 @@ class Scenario(Strict):
     oracle: OracleSpec = Field(default_factory=OracleSpec)
     clinician: ClinicianSpec
     stages: list[Stage] = Field(default_factory=list, description="staged 场景的阶段")
-    carry: Literal["model", "gold"] = Field(
-        "gold", description="staged：前一阶段的答案沿用模型自己的，还是重置为标准答案"
+    carry: Literal["model"] = Field(
+        "model", description=("staged：后续阶段看到的是模型自己此前的答案与已揭示的病历（不会看到标准答案）")
     )
     scoring: list[ScorerRef] = Field(min_length=1)
+
+    @field_validator("carry", mode="before")
+    @classmethod
+    def _no_gold_carry(cls, value: Any) -> Any:
+        if value == "gold":
+            raise ValueError("carry: gold showed later stages the gold answers of earlier ones (the gold diagnosis "
+                             "and treatment sat in the discharge conversation); use carry: model — later stages see "
+                             "the model's own answers and the record as revealed")
+        return value
 
     @field_validator("scoring", mode="before")
     @classmethod
@@ -335,7 +350,8 @@ class Scenario(Strict):
                 (name, config), = item.items()
                 config = dict(config or {})
                 weight = config.pop("weight", 1.0)
-                out.append({"name": name, "weight": weight, "config": config})
+                gate = config.pop("gate", False)
+                out.append({"name": name, "weight": weight, "gate": gate, "config": config})
             else:
                 out.append(item)
         return out

@@ -21,7 +21,7 @@ from medsim.scenario.schema import ScorerRef, Taxonomy
 from medsim.scoring.base import Score
 
 N_BOOT = 2000
-RATE_KEYS = ("under_triage", "over_triage")  # boolean details aggregated as rates
+RATE_KEYS = ("under_triage", "over_triage", "critical_under_triage")  # boolean details aggregated as rates
 
 
 @dataclass
@@ -60,16 +60,25 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
 
 
 def item_score(scores: Sequence[Score], refs: Sequence[ScorerRef] | None = None) -> float | None:
-    """Weighted mean of non-None values. Scores pair with refs by position when the lists
-    line up (one scorer may appear twice with different configs), else by name."""
+    """Weighted mean of the non-None values, times the value of every gate scorer (``gate: true``):
+    a gate can only take away (fact consistency, weight 0, charges errors and earns nothing; a wrong
+    triage level is not redeemed by the right department). Scores pair with refs by position when
+    the lists line up (one scorer may appear twice with different configs), else by name."""
     if refs and len(refs) == len(scores) and all(r.name == s.scorer for r, s in zip(refs, scores, strict=True)):
-        weights = [r.weight for r in refs]
+        pairs_refs = list(zip(scores, refs, strict=True))
     else:
-        by_name = {r.name: r.weight for r in refs or []}
-        weights = [by_name.get(s.scorer, 1.0) for s in scores]
-    pairs = [(s.value, w) for s, w in zip(scores, weights, strict=True) if s.value is not None and w > 0]
+        by_name = {r.name: r for r in refs or []}
+        pairs_refs = [(s, by_name.get(s.scorer)) for s in scores]
+    pairs = [(s.value, r.weight if r else 1.0) for s, r in pairs_refs
+             if s.value is not None and (r is None or r.weight > 0)]
     total = sum(w for _, w in pairs)
-    return sum(v * w for v, w in pairs) / total if total else None
+    if not total:
+        return None
+    value = sum(v * w for v, w in pairs) / total
+    for s, r in pairs_refs:
+        if r is not None and r.gate and s.value is not None:
+            value *= s.value
+    return value
 
 
 def _quantile(sorted_vals: list[float], q: float) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from medsim.scoring.base import Score, ScoreInput
@@ -47,3 +48,36 @@ def answer_text(inp: ScoreInput, field: str | None = None) -> str:
     if ans is None:
         return inp.transcript.final_text or ""
     return str(ans)
+
+
+@dataclass
+class Element:
+    """One gold element: its ``|`` alternatives, and whether it is optional (credit when present,
+    no loss when absent — a guideline-weak or secondary point)."""
+
+    text: str  # alternatives joined by |
+    optional: bool = False
+    excluded: tuple[str, ...] = ()  # qualifiers an answer item must not name (not: [左侧, Stanford A型])
+
+    @property
+    def gold(self) -> object:
+        """What match_term takes: the alternatives, with their exclusions when there are any."""
+        return {"any": self.text, "not": list(self.excluded)} if self.excluded else self.text
+
+
+def elements(gold: Any) -> list[Element]:
+    """A gold list as elements: each a string ``A|B`` or ``{any: A|B or [A, B], optional: true,
+    not: [qualifiers that make an item wrong]}``."""
+    if gold is None:
+        return []
+    if not isinstance(gold, list):
+        gold = [gold]
+    out = []
+    for g in gold:
+        if isinstance(g, dict):
+            alts = g.get("any", "")
+            text = "|".join(alts) if isinstance(alts, list) else str(alts)
+            out.append(Element(text, bool(g.get("optional", False)), tuple(g.get("not") or ())))
+        elif str(g).strip():
+            out.append(Element(str(g)))
+    return out

@@ -2,8 +2,13 @@
 
 Key facts come from ``config.key_facts``, else ``case.key_facts``, else ``gold[config.field]``.
 A key fact is covered when its words are in the answer or every claim it makes is supported by
-the answer (so 血肌酐 263 umol/L covers 肌酐263μmol/L); see ``medsim.facts.omissions``.
-value = covered / total. The answer is the final answer's text (all values of a JSON answer).
+the answer (so 血肌酐 263 umol/L covers 肌酐263μmol/L; see ``medsim.facts.omissions``) — and the
+answer does not deny it, hedge it or contradict itself on it (medsim.text.match.find_point):
+"否认右下腹痛" does not cover 右下腹痛, "可能有发热" does not state the fever.
+
+A summary is a summary: beyond ``max_chars`` (default 3× the reference, at least 1,200 characters)
+the score shrinks in proportion, so a copy of the whole record is not full coverage.
+value = covered / total × budget factor. The answer is the final answer's text.
 """
 
 from __future__ import annotations
@@ -11,11 +16,17 @@ from __future__ import annotations
 from medsim.facts import omissions
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold
+from medsim.text.match import answer_budget, find_point
 
 NAME = "coverage"
 
 
-@scorer(NAME, config=("field", "key_facts"))
+def _denied(text: str, fact: str) -> bool:
+    hit = find_point(text, fact)
+    return not hit.met and bool(hit.negated or hit.contradicted) or hit.met and hit.hedged
+
+
+@scorer(NAME, config=("field", "key_facts", "max_chars"))
 def score_coverage(inp: ScoreInput) -> Score:
     facts = inp.config.get("key_facts") or inp.case.key_facts
     if not facts:
@@ -28,9 +39,16 @@ def score_coverage(inp: ScoreInput) -> Score:
     text = text or inp.transcript.final_text or inp.transcript.clinician_text()
     missing = omissions(inp.case, text, key_facts=facts)
     missed = [m.key_fact for m in missing]
-    covered = [f for f in facts if f not in missed]
+    denied = [f for f in facts if f not in missed and _denied(text, f)]
+    covered = [f for f in facts if f not in missed and f not in denied]
+    budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
     reasons = [f"关键事实 {len(covered)}/{len(facts)}"]
     if missed:
         reasons.append("遗漏：" + "；".join(missed))
-    return Score(NAME, len(covered) / len(facts), reasons,
-                 {"covered": covered, "missed": missed, "missing_claims": {m.key_fact: m.missing for m in missing}})
+    if denied:
+        reasons.append("被否定或含糊其辞：" + "；".join(denied))
+    if budget.factor < 1:
+        reasons.append(f"篇幅超出 ×{budget.factor:.2f}：" + "；".join(budget.reasons))
+    return Score(NAME, len(covered) / len(facts) * budget.factor, reasons,
+                 {"covered": covered, "missed": missed, "denied": denied, "budget_factor": round(budget.factor, 4),
+                  "missing_claims": {m.key_fact: m.missing for m in missing}})

@@ -24,22 +24,22 @@ def _base_keys(key: str) -> set[str]:
 
 
 def _keys(term: str) -> set[str]:
-    """Every name the department goes by. An emergency unit of a specialty (儿科急诊, 急诊儿科,
-    急诊外科) is both that specialty and the emergency department; a centre is its department."""
+    """Every name the department goes by. A centre is its department (胸痛中心 → 心血管内科); an
+    emergency unit of a specialty (儿科急诊, 急诊外科) is that specialty's unit: it keys the
+    specialty, never the whole emergency department, so a constant 急诊科 does not match every
+    gold that lists a 某科急诊."""
     key = normalize(term)
     for suffix in ("门诊", "病房", "病区"):
         key = key.removesuffix(suffix)
     keys = _base_keys(key)
     if key in CENTRES:
         keys |= _base_keys(normalize(CENTRES[key]))
+    if keys & _base_keys(EMERGENCY):
+        return keys  # a name the lexicon gives the emergency department itself (急诊医学科, 抢救室)
     for part in ("急诊科", "急诊"):
         rest = key.removeprefix(part) if key.startswith(part) else key.removesuffix(part)
-        if rest != key:
-            if rest and not _HEDGE.search(rest):  # 心内科或急诊科 is two answers, judged by the first
-                keys |= _base_keys(EMERGENCY)
-                if rest != "科" and not rest.startswith(_NOT_A_SPECIALTY):
-                    keys |= _base_keys(rest)
-            break
+        if rest != key and rest and rest != "科" and not _HEDGE.search(rest) and not rest.startswith(_NOT_A_SPECIALTY):
+            return _base_keys(rest)
     return keys
 
 

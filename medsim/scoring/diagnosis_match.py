@@ -1,12 +1,16 @@
 """diagnosis_match: the primary diagnosis against gold alternatives ``主诊断|同义``.
 
-Rules (matching.match_term): same normalized text or canonical term; containment either way
-(急性心肌梗死 in 急性前壁心肌梗死（Killip I级）); fuzzy ratio ≥ ``threshold`` (default 85).
-Conflicting modifiers never match: 急性 vs 陈旧性 心肌梗死, 1型 vs 2型, 左 vs 右.
+Rules (medsim.text.match.match_term): same normalized text or canonical term; bounded
+containment (急性心肌梗死 in 急性前壁心肌梗死（Killip I级）, but a string naming many diseases
+names none); a more specific gold read in order (右肺上叶癌 for 右肺上叶中央型肺癌); fuzzy ratio ≥
+``threshold`` (default 85). Conflicting modifiers never match: 急性 vs 陈旧性, 1型 vs 2型; the side
+is checked against the gold and the case's primary diagnosis whichever alternative matched, so
+左侧基底节区脑出血 is wrong for a right-sided bleed even where the gold also lists 脑出血.
 
-Credit: the first diagnosis the answer names matches → 1.0; the gold is named but not first
-(e.g. in a list of differentials) → 0.5; otherwise 0. No "disease family" credit: families
-such as 心肌梗死 hold opposites (acute vs old), so partial credit there would reward errors.
+Credit: the first diagnosis the answer names is the one scored → 1.0 when it matches, else 0
+(a gold named further down a list of differentials is reported, not credited: a list of every
+plausible disease is not a diagnosis). No "disease family" credit: families such as 心肌梗死 hold
+opposites (acute vs old), so partial credit there would reward errors.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
-from medsim.text.match import FUZZY_THRESHOLD, alternatives, match_term
+from medsim.text.match import FUZZY_THRESHOLD, alternatives, case_side, match_term
 
 NAME = "diagnosis_match"
 _HEDGE = re.compile(r"^(?:初步诊断|主要诊断|诊断|考虑|疑似|可能为|可能是|可能|拟诊|首先考虑|倾向于?)[:：为是]?")
@@ -51,13 +55,17 @@ def score_diagnosis(inp: ScoreInput) -> Score:
     items = diagnosis_items(answer_field(inp, field))
     if not items:
         return Score(NAME, 0.0, ["answer names no diagnosis"], {"items": [], "gold": alternatives(gold)})
-    for rank, item in enumerate(items):
-        m = match_term(item, gold, fuzzy=threshold)
-        if m.ok:
-            value = 1.0 if rank == 0 else 0.5
-            why = f"诊断 {item} 与 {m.gold} 一致（{m.how}）" + ("" if rank == 0 else "，但未列为主要诊断")
-            return Score(NAME, value, [why], {
-                "items": items, "gold": alternatives(gold), "matched": item, "matched_gold": m.gold,
-                "how": m.how, "ratio": round(m.ratio, 1), "rank": rank,
-            })
-    return Score(NAME, 0.0, [f"诊断 {items[0]} 与标准 {gold} 不符"], {"items": items, "gold": alternatives(gold)})
+    side = case_side(gold, inp.case.diagnosis[0] if inp.case.diagnosis else "")
+    details = {"items": items, "gold": alternatives(gold), "side": "".join(sorted(side)) or None}
+    first = match_term(items[0], gold, fuzzy=threshold, side=side)
+    if first.ok:
+        why = f"诊断 {items[0]} 与 {first.gold} 一致（{first.how}）" + (f"；{first.note}" if first.note else "")
+        return Score(NAME, 1.0, [why], {**details, "matched": items[0], "matched_gold": first.gold,
+                                        "how": first.how, "ratio": round(first.ratio, 1), "rank": 0})
+    reasons = [f"诊断 {items[0]} 与标准 {gold} 不符" + (f"（{first.note}）" if first.note else "")]
+    later = next(((k, it) for k, it in enumerate(items[1:], 1) if match_term(it, gold, fuzzy=threshold, side=side).ok),
+                 None)
+    if later:
+        reasons.append(f"标准诊断列在第 {later[0] + 1} 位（{later[1]}），未作为主要诊断，不计分")
+        details["gold_rank"] = later[0]
+    return Score(NAME, 0.0, reasons, details)

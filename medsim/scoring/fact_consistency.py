@@ -5,10 +5,13 @@ final answer); questions are skipped (``你发烧吗？`` asserts nothing), and 
 and the clinician's own diagnoses (see ``medsim.facts.check``). A turn that is only structured
 JSON has no prose to check and is skipped; if nothing is left the item is not scored.
 
-value = supported / (supported + contradicted + value_mismatch + unsupported); None (not scored,
-reason "nothing checkable") when the clinician asserted nothing checkable about the record, so a
-model that says nothing is not rewarded with full marks; ``details`` are kept either way (counts,
-the claims not checked and why). Config: ``max_listed`` (problems listed in reasons, default 5).
+Errors are counted, not averaged away among trivially true statements: value = max(0, 1 −
+``per_error`` × errors) with errors = contradicted + value_mismatch + unsupported (default 0.2 an
+error, so five errors take everything). Used as a gate (``gate: true`` in the bundled scenarios) it
+can only take away: a faithful copy of the record earns nothing here, an invented lab value costs.
+None (not scored, reason "nothing checkable") when the clinician asserted nothing checkable about
+the record; ``details`` are kept either way (counts, the claims not checked and why). Config:
+``per_error``, ``max_listed`` (problems listed in reasons, default 5).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def clinician_prose(inp: ScoreInput) -> str:
     return "\n".join(statements(t) for t in turns)
 
 
-@scorer(NAME, config=("max_listed",))
+@scorer(NAME, config=("max_listed", "per_error"))
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
     if not text.strip():
@@ -79,4 +82,9 @@ def score_fact_consistency(inp: ScoreInput) -> Score:
     if total == 0:
         # 0/0 is not full marks: nothing the clinician said could be held against the record
         return Score(NAME, None, ["无可核查的陈述 / nothing checkable", *reasons[1:]], details)
-    return Score(NAME, report.score, reasons, details)
+    errors = total - report.counts["supported"]
+    per_error = float(inp.config.get("per_error", 0.2))
+    details["errors"] = errors
+    if errors:
+        reasons.insert(1, f"错误 {errors} 处，每处扣 {per_error:g}")
+    return Score(NAME, max(0.0, 1.0 - per_error * errors), reasons, details)

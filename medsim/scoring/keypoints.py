@@ -1,15 +1,26 @@
 """keypoints: how many gold points (``gold.key_points``, each ``alt1|alt2``) the answer states.
 
-A point is met when any alternative occurs, after normalization and with quantities in base
-units (4g == 4克 == 4000mg), outside a negated clause ("不要饭后服" does not meet 饭后).
-value = met / total.
+A point is met when an alternative is stated and affirmed (medsim.text.match.find_point): by
+meaning within the rules — equivalent instructions and times (明早 = 明天早上, 马上 = 立即),
+quantities in base units (4g == 4000mg), prohibitions of speech (别, 千万别, 不要); not where the
+answer negates it ("不要饭后服" does not meet 饭后), and not where one sentence both affirms and
+denies it ("可能需要复查，也可能不需要复查" is a self-contradiction). A prohibition point (避免饮酒)
+is met by the act denied (不要喝酒). Optional points (``{any: …, optional: true}``) add nothing
+when absent.
+
+Padding is charged: an answer far longer than the task needs, or naming far more clinical terms
+than the reference (a dump of every drug and test), has its score shrunk in proportion
+(medsim.text.match.answer_budget). So is systematic self-contradiction: when most of the points it
+mentions are also denied, the answer commits to nothing.
+
+value = met required / required × budget factor.
 """
 
 from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_text, no_gold, unparsed
-from medsim.text.match import find_point
+from medsim.scoring.common import answer_text, elements, no_gold, unparsed
+from medsim.text.match import answer_budget, find_point
 
 NAME = "keypoints"
 
@@ -28,23 +39,46 @@ def check_points(text: str, points: list[str]) -> tuple[list[str], list[str], di
     return met, missed, negated
 
 
-@scorer(NAME, config=("answer_field", "field"))
+@scorer(NAME, config=("answer_field", "field", "max_chars"))
 def score_keypoints(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s
     field = inp.config.get("field", "key_points")
-    points = inp.case.gold.get(field)
-    if isinstance(points, str):
-        points = [points]
-    if not points:
+    els = elements(inp.case.gold.get(field))
+    required = [e.text for e in els if not e.optional]
+    optional = [e.text for e in els if e.optional]
+    if not required:
         return no_gold(NAME, f"gold.{field}")
-    points = [str(p) for p in points]
     text = answer_text(inp, inp.config.get("answer_field", field))
-    met, missed, negated = check_points(text, points)
-    reasons = [f"要点 {len(met)}/{len(points)}"]
+    met, missed, negated = [], [], {}
+    contradicted = []
+    for point in required + optional:
+        hit = find_point(text, point)
+        if hit.met:
+            met.append(point)
+        else:
+            if point in required:
+                missed.append(point)
+            if hit.negated:
+                negated[point] = hit.negated
+            if hit.contradicted:
+                contradicted.append(point)
+    met_required = [p for p in met if p in required]
+    rate = len(met_required) / len(required)
+    budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
+    value = rate * budget.factor
+    reasons = [f"要点 {len(met_required)}/{len(required)}" + (f"（另有可选要点 {len(met) - len(met_required)}/"
+                                                              f"{len(optional)}）" if optional else "")]
     if missed:
         reasons.append("未提及：" + "；".join(p.split("|")[0] for p in missed))
     if negated:
         reasons.append("被否定：" + "；".join(negated))
-    return Score(NAME, len(met) / len(points), reasons,
-                 {"met": met, "missed": missed, "negated": negated, "rate": len(met) / len(points)})
+    if contradicted:
+        reasons.append("自相矛盾（同一句既肯定又否定）：" + "；".join(p.split("|")[0] for p in contradicted))
+    if budget.factor < 1:
+        reasons.append(f"冗长/堆砌扣分 ×{budget.factor:.2f}：" + "；".join(budget.reasons))
+    return Score(NAME, value, reasons, {
+        "met": met, "missed": missed, "negated": negated, "contradicted": contradicted, "rate": rate,
+        "budget_factor": round(budget.factor, 4), "chars": budget.chars, "terms": budget.terms,
+        "optional": optional,
+    })

@@ -1,14 +1,16 @@
-"""ordering: Kendall's τ between the model's step order and the gold order.
+"""ordering: Kendall's τ between the model's step order and the gold order, rescaled so chance is ~0.
 
 The answer holds display numbers; ``transcript.info["steps_shown"]`` maps display number i
 (1-based) to original step index ``steps_shown[i-1]`` (identity when absent). Numbers outside
 1..n and repeats are dropped (first occurrence kept) and reported.
 
-    value = (τ + 1) / 2 × m / n
+    value = max(0, τ)² × m / n
 
 τ is Kendall's τ-a over the m distinct valid steps given (pairs in gold order minus pairs
-reversed, over all m(m−1)/2 pairs); m / n penalises missing steps. With m < 2 no order can
-be judged: (τ + 1) / 2 is taken as 1 when n == 1 and 0.5 (no information) otherwise.
+reversed, over all m(m−1)/2 pairs); m / n penalises missing steps. A random order has E[τ] = 0;
+clipping and squaring leave it about 0.06 for six or seven steps (0.5 under the old (τ+1)/2), so
+"the steps as shown" — a shuffle — earns next to nothing, while one adjacent swap in seven steps
+still earns 0.82. With m < 2 no order can be judged: 1 when n == 1, else 0.
 
 A model that copies the steps' text under fresh numbers (1. 探查腹腔 2. 消毒铺巾 …) is read
 by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85).
@@ -65,7 +67,7 @@ def order_score(display: list[int], steps_shown: list[int] | None, n: int) -> di
             originals.append(o)
     m = len(originals)
     tau = kendall_tau(originals) if m >= 2 else None
-    order = (tau + 1) / 2 if tau is not None else (1.0 if n == 1 else 0.5)
+    order = max(0.0, tau) ** 2 if tau is not None else (1.0 if n == 1 else 0.0)
     coverage = m / n if n else 0.0
     return {
         "value": order * coverage if m else 0.0,

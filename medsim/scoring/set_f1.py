@@ -1,15 +1,22 @@
 """set_f1: precision / recall / F1 of a predicted list (tests ordered, treatments) against gold.
 
-Each gold item may hold alternatives ``血常规|血细胞分析``; matching is one-to-one with
-synonyms, containment and fuzzy ratio (matching.match_sets). Repeated predictions count once.
+Each gold element may hold alternatives ``血常规|血细胞分析`` — alternative strategies too
+(``ERCP+EST取石|腹腔镜胆总管探查取石``: either meets the element) — and may be optional
+(``{any: …, optional: true}``: a guideline-weak element earns precision when named and costs no
+recall when not). Matching is one-to-one by meaning (medsim.text.match.match_sets): synonyms,
+bounded containment, the case's side; an item of one concept each (a string of every term names
+nothing), compound items (A+B) meeting several elements, repeated items counted once. Items
+beyond what the case needs cost precision.
+
+precision = matched items / items; recall = matched required elements / required elements.
 """
 
 from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_field, no_gold, unparsed
+from medsim.scoring.common import answer_field, elements, no_gold, unparsed
 from medsim.sim.answer import coerce_list
-from medsim.text.match import FUZZY_THRESHOLD, dedupe, match_sets
+from medsim.text.match import FUZZY_THRESHOLD, case_side, dedupe, match_sets
 
 NAME = "set_f1"
 
@@ -31,6 +38,24 @@ def _field(inp: ScoreInput) -> str | None:
     return lists[0] if lists else None
 
 
+def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = None,
+               threshold: float = FUZZY_THRESHOLD) -> dict:
+    """Precision, recall and F1 of ``pred`` against gold elements (required and optional)."""
+    els = elements(gold_list)
+    pairs, extra, missed = match_sets(pred, [e.gold for e in els], side=side, fuzzy=threshold)
+    optional = {e.text for e in els if e.optional}
+    n_items = len(pairs) + len(extra)
+    matched_required = sum(1 for _, g, _ in pairs if g not in optional)
+    n_required = sum(1 for e in els if not e.optional)
+    p = len(pairs) / n_items if n_items else (1.0 if not n_required else 0.0)
+    r = matched_required / n_required if n_required else 1.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": p, "recall": r, "f1": f, "n_items": n_items,
+            "matched": [{"pred": a, "gold": b, "how": h, "optional": b in optional} for a, b, h in pairs],
+            "extra": extra, "missed": [m for m in missed if m not in optional],
+            "optional_missed": [m for m in missed if m in optional]}
+
+
 @scorer(NAME, config=("field", "threshold"))
 def score_set_f1(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
@@ -38,13 +63,15 @@ def score_set_f1(inp: ScoreInput) -> Score:
     field = _field(inp)
     if field is None or not inp.case.gold.get(field):
         return no_gold(NAME, f"gold.{field}")
-    gold = [str(g) for g in inp.case.gold[field]] if isinstance(inp.case.gold[field], list) else coerce_list(
-        inp.case.gold[field])
+    gold = inp.case.gold[field]
+    if not isinstance(gold, list):
+        gold = coerce_list(gold)
     pred = dedupe(coerce_list(answer_field(inp, field)))
-    pairs, extra, missed = match_sets(pred, gold, fuzzy=float(inp.config.get("threshold", FUZZY_THRESHOLD)))
-    p, r, f = prf(len(pairs), len(pred), len(gold))
-    return Score(NAME, f, [f"P {p:.2f} R {r:.2f} F1 {f:.2f}（命中 {len(pairs)}/{len(gold)}，多余 {len(extra)}）"], {
-        "precision": p, "recall": r, "f1": f,
-        "matched": [{"pred": a, "gold": b, "how": h} for a, b, h in pairs],
-        "extra": extra, "missed": missed,
-    })
+    side = case_side(inp.case.diagnosis[0] if inp.case.diagnosis else "")
+    d = set_scores(pred, gold, side=side, threshold=float(inp.config.get("threshold", FUZZY_THRESHOLD)))
+    n_required = len(d["matched"]) - sum(m["optional"] for m in d["matched"]) + len(d["missed"])
+    reasons = [f"P {d['precision']:.2f} R {d['recall']:.2f} F1 {d['f1']:.2f}（命中必需 "
+               f"{len(d['matched']) - sum(m['optional'] for m in d['matched'])}/{n_required}，多余 {len(d['extra'])}）"]
+    if d["missed"]:
+        reasons.append("遗漏：" + "；".join(m.split("|")[0] for m in d["missed"]))
+    return Score(NAME, d["f1"], reasons, d)

@@ -21,7 +21,6 @@ from medsim.sim.oracle import Oracle, usage_hint
 from medsim.sim.prompts import (
     answer_reminder,
     display_layout,
-    gold_as_answer,
     item_seed,
     render,
     stage_message,
@@ -156,10 +155,9 @@ class _Episode:
             if stage.scored:
                 self.transcript.final_text = text
                 self.transcript.answer, self.transcript.parse_error = value, error
-            # carry: gold resets the conversation to the gold answer, so a wrong early answer
-            # does not sink every later stage; carry: model keeps the model's own answer.
-            carried = text if self.scenario.carry == "model" else gold_as_answer(self.case, stage)
-            messages.append({"role": "assistant", "content": carried})
+            # Later stages see what a clinician would have: the record as revealed and the model's own
+            # earlier answers, never the gold (a discharge stage must not read the gold treatment).
+            messages.append({"role": "assistant", "content": text})
 
     def _answered(self, text: str) -> bool:
         spec = self.scenario.final_answer_spec

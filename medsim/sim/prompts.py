@@ -35,14 +35,28 @@ def display_layout(scenario: Scenario, case: Case, seed: int) -> dict[str, Any]:
         # Steps are always shuffled: shown in the right order, the task would be no task.
         info["steps_shown"] = shuffle_steps(len(case.steps), seed)
     if case.options:
-        shuffle = any(ref.name == "choice" and ref.config.get("shuffle") for ref in scenario.scoring)
+        # Options are shuffled unless a scorer says shuffle: false: a fixed position (none of the
+        # above always last) is a pattern a model can learn without reading the question.
+        shuffle = not any(ref.config.get("shuffle") is False for ref in scenario.scoring)
         info["options_shown"] = shuffle_options(sorted(case.options), seed if shuffle else None)
     return info
 
 
+# A none-of-the-above option shown anywhere but last says so in words that do not depend on
+# its position.
+_NONE_OPTION = re.compile(r"^以上(?:选项)?(?:都|均|皆)(?:不是|不对|不正确|错误)$")
+NONE_ANYWHERE = "其余选项都不正确"
+
+
+def option_text(text: str, last: bool) -> str:
+    return text if last or not _NONE_OPTION.match(text.strip()) else NONE_ANYWHERE
+
+
 def format_options(case: Case, layout: dict[str, Any]) -> str:
     shown = layout.get("options_shown") or {k: k for k in sorted(case.options)}
-    return "\n".join(f"{display}. {case.options[original]}" for display, original in shown.items())
+    last = list(shown)[-1] if shown else None
+    return "\n".join(f"{display}. {option_text(case.options[original], display == last)}"
+                     for display, original in shown.items())
 
 
 def format_steps(case: Case, layout: dict[str, Any]) -> str:
@@ -82,27 +96,6 @@ def stage_message(case: Case, stage: Stage, layout: dict[str, Any]) -> str:
     revealed = reveal_text(case, list(stage.reveal))
     prompt = render(stage.prompt, case, layout)
     return f"{revealed}\n\n{prompt}" if revealed else prompt
-
-
-def gold_as_answer(case: Case, stage: Stage) -> str:
-    """A stage's gold answer written as the clinician would have written it (carry: gold)."""
-    import json
-
-    spec = stage.answer
-    if spec.format == "json" and all(name in case.gold for name in spec.fields):
-        return json.dumps({name: _first_alternative(case.gold[name]) for name in spec.fields}, ensure_ascii=False)
-    if spec.format == "text" and case.reference_answer:
-        return case.reference_answer
-    return "（上一阶段的标准答案未提供）"
-
-
-def _first_alternative(value: Any) -> Any:
-    """Gold strings may list alternatives as ``主诊断|同义写法``; the first is the canonical one."""
-    if isinstance(value, str):
-        return value.split("|")[0]
-    if isinstance(value, list):
-        return [_first_alternative(v) for v in value]
-    return value
 
 
 def answer_reminder(scenario: Scenario) -> str:

@@ -277,6 +277,8 @@ def match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, c
     p = normalize(pred)
     if not p:
         return Match(False)
+    if isinstance(gold, dict) and (clash := excluded_by(p, gold.get("not") or [])):
+        return Match(False, note=f"names {clash}, which the gold excludes")
     p_sides = sides(p)
     wanted = set(side or set()) | case_side(gold)
     if p_sides and wanted and not p_sides & wanted:
@@ -314,6 +316,19 @@ def match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, c
     return best
 
 
+def excluded_by(norm_item: str, nots: list[str]) -> str | None:
+    """The first of a gold's excluded qualifiers (``not: [Stanford A型, 下壁]``) the item names; a
+    qualifier written negated (非重症 for 重症) does not count."""
+    for phrase in nots:
+        q = normalize(phrase)
+        at = norm_item.find(q)
+        while q and at >= 0:
+            if not (at and norm_item[at - 1] in "非不无未"):
+                return phrase
+            at = norm_item.find(q, at + 1)
+    return None
+
+
 def split_compound(item: str) -> list[str]:
     """A compound list item as its parts: 袖式切除+淋巴结清扫 → both; 尼卡地平降压，目标130–140 → both."""
     parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、]|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
@@ -323,25 +338,39 @@ def split_compound(item: str) -> list[str]:
 _RANK = {"exact": 4, "canonical": 4, "contains": 3, "specific": 2, "fuzzy": 1}
 
 
-def match_sets(pred: list[Any], gold: list[Any], *, split: bool = True, side: set[str] | None = None,
+def match_sets(pred: list[Any], gold: list[Any], *, side: set[str] | None = None,
                **kw: Any) -> tuple[list[tuple[str, str, str]], list[str], list[str]]:
     """One-to-one matching of predicted items to gold elements (each may hold alternatives).
 
-    With ``split``, an item that is a compound (A+B, A，B) offers each part, so one written item
-    can meet two gold elements; the precision then counts parts. Greedy on match quality, so one
-    vague item cannot take a gold element a precise one names. Returns (pairs, unmatched parts,
-    unmatched gold) with pairs as (pred part, gold, how)."""
-    parts: list[str] = []
-    for p in pred:
-        sub = split_compound(p) if split else [str(p)]
-        parts += sub if len(sub) > 1 else [str(p)]
-    parts = dedupe(parts)
+    An item written as a compound (袖式切除+淋巴结清扫; 尼卡地平降压，目标130–140) counts as several
+    items when two or more of its parts name different gold elements; otherwise it is one item,
+    matched whole or by its best part. Items are deduplicated by canonical term, so k copies are
+    one. Greedy on match quality, so one vague item cannot take a gold element a precise one
+    names. Returns (pairs, unmatched items, unmatched gold) with pairs as (item, gold, how)."""
+    units: list[tuple[str, list[str]]] = []  # (item as counted, the texts it may match with)
+    for p in dedupe(pred):
+        parts = split_compound(p)
+        if len(parts) > 1:
+            hits = {}
+            for part in parts:
+                js = [j for j, g in enumerate(gold) if match_term(part, g, side=side, **kw).ok]
+                if js:
+                    hits[part] = js
+            distinct = {j for js in hits.values() for j in js}
+            if len(hits) >= 2 and len(distinct) >= 2:
+                units += [(part, [part]) for part in hits]
+                continue
+        units.append((p, [p, *parts] if len(parts) > 1 else [p]))
     cands = []
-    for i, p in enumerate(parts):
+    for i, (_, texts) in enumerate(units):
         for j, g in enumerate(gold):
-            m = match_term(p, g, side=side, **kw)
-            if m.ok:
-                cands.append((_RANK[m.how], m.ratio, -i, -j, i, j, m.how))
+            best = None
+            for text in texts:
+                m = match_term(text, g, side=side, **kw)
+                if m.ok and (best is None or (_RANK[m.how], m.ratio) > (_RANK[best.how], best.ratio)):
+                    best = m
+            if best is not None:
+                cands.append((_RANK[best.how], best.ratio, -i, -j, i, j, best.how))
     cands.sort(reverse=True)
     used_p: set[int] = set()
     used_g: set[int] = set()
@@ -351,10 +380,10 @@ def match_sets(pred: list[Any], gold: list[Any], *, split: bool = True, side: se
             continue
         used_p.add(i)
         used_g.add(j)
-        pairs.append((parts[i], _element_text(gold[j]), how))
+        pairs.append((units[i][0], _element_text(gold[j]), how))
     return (
         pairs,
-        [p for i, p in enumerate(parts) if i not in used_p],
+        [u for i, (u, _) in enumerate(units) if i not in used_p],
         [_element_text(g) for j, g in enumerate(gold) if j not in used_g],
     )
 
@@ -581,10 +610,15 @@ def _absent_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((f.entity.start, f.entity.end) for f in analyze(text).findings if f.polarity == "absent")
 
 
+_STATES_NEGATIVE = ("正常", "阴性", "(-)", "（-）", "未见", "无异常", "不高", "不大", "转阴")
+
+
 def _text_layer_negates(text: str, alt: str) -> bool:
     """Every literal mention of ``alt`` lies inside a finding the text layer negates."""
     needle = alt.strip().lower()
-    if not needle or any(cue in needle for cue in prohibition_cues()):
+    # a point that states a negative or normal finding itself (甲功正常, 血培养阴性) is not denied
+    # by the text layer reading that same finding as absent
+    if not needle or any(cue in needle for cue in prohibition_cues()) or any(c in needle for c in _STATES_NEGATIVE):
         return False
     spans = _absent_spans(text or "")
     if not spans:

@@ -72,15 +72,24 @@ def _tri(level, gold=2, **config):
                transcript({"level": level, "department": "心内科"}), config)
 
 
-def test_triage_exact_over_under():
+def test_triage_scored_by_distance_and_direction():
     assert _tri(2).value == 1.0
     over = _tri(1)
-    assert over.value == 0.5 and over.details["over_triage"] and not over.details["under_triage"]
-    under = _tri(3)
-    assert under.value == 0.25 and under.details["under_triage"]  # 0.5 / under_triage_weight 2
-    assert _tri(3, under_triage_weight=4).value == 0.125
-    assert _tri(3, under_triage_weight=1).value == 0.5
-    assert _tri(4).value == 0.0 and _tri(4).details["diff"] == 2
+    assert over.value == 0.3 and over.details["over_triage"] and not over.details["under_triage"]
+    assert _tri(1, gold=3).value == 0.0  # two levels too urgent earns nothing
+    under = _tri(3)  # a level-Ⅱ patient sent to wait: the error that kills
+    assert under.value == 0.0 and under.details["under_triage"] and under.details["critical_under_triage"]
+    mild = _tri(4, gold=3)
+    assert mild.value == 0.0 and mild.details["under_triage"] and not mild.details["critical_under_triage"]
+    assert _tri(4, gold=3, under_credit=0.2).value == 0.2
+    assert _tri(3, under_credit=0.2).value == 0.0  # never for a Ⅰ–Ⅱ patient
+    assert _tri(1, over_credit=0.5).value == 0.5
+
+
+def test_constant_level_two_earns_about_the_share_of_level_two_patients():
+    golds = [1] * 6 + [2] * 10 + [3] * 10 + [4] * 8  # the bundled mix
+    mean = sum(_tri(2, gold=g).value for g in golds) / len(golds)
+    assert mean == pytest.approx((10 + 10 * 0.3) / 34)
 
 
 def test_triage_reads_roman_and_chinese_levels_left_as_text():
@@ -96,8 +105,8 @@ def test_triage_invalid_level_is_zero():
 def test_triage_rates_aggregate():
     items = [Item(f"c{i}", [_tri(level)]) for i, level in enumerate([2, 3, 1, 2])]
     agg = scenario_score(items)
-    assert agg.rates == {"under_triage_rate": 0.25, "over_triage_rate": 0.25}
-    assert agg.score == pytest.approx((1 + 0.25 + 0.5 + 1) / 4)
+    assert agg.rates == {"under_triage_rate": 0.25, "over_triage_rate": 0.25, "critical_under_triage_rate": 0.25}
+    assert agg.score == pytest.approx((1 + 0 + 0.3 + 1) / 4)
 
 
 # ------------------------------------------------------------------ department
@@ -115,6 +124,13 @@ def test_department_emergency_aliases_and_gold_alternatives():
     assert _dept("急诊", "急诊科").value == 1.0
     assert _dept("急诊内科", "急诊科").value == 1.0
     assert _dept("急诊内科", "急诊科|心血管内科").value == 1.0
+
+
+def test_a_specialty_emergency_unit_is_not_the_emergency_department():
+    # a constant 急诊科 must not match every gold that lists a 某科急诊 alternative
+    assert _dept("急诊科", "儿科|儿科急诊").value == 0.0
+    assert _dept("儿科急诊", "儿科").value == 1.0
+    assert _dept("抢救室", "急诊科").value == 1.0  # the resuscitation room is the emergency department
 
 
 def test_department_near_misses_do_not_match():
