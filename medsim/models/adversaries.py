@@ -35,6 +35,7 @@ from medsim.models.base import ChatContext, Message
 from medsim.models.offline import OfflineClinician, as_json
 from medsim.models.registry import register_builtin
 from medsim.scenario.schema import AnswerSpec
+from medsim.text.match import alternatives
 
 STRATEGIES: dict[str, tuple[str, ...]] = {
     "refuse": ("plain", "boilerplate", "contrarian"),
@@ -145,11 +146,11 @@ def gold_prior(scenario: Any, field: str) -> Any:
     values = [c.gold.get(field) for c in cases if c.gold.get(field) not in (None, "", [])]
     prior: Any = None
     if values and all(isinstance(v, list) for v in values):
-        counts: Counter[str] = Counter(str(x).split("|")[0] for v in values for x in v)
+        counts: Counter[str] = Counter(alternatives(x)[0] for v in values for x in v if alternatives(x))
         size = sorted(len(v) for v in values)[len(values) // 2]
         prior = [item for item, _ in counts.most_common(size)]
     elif values:
-        counts = Counter(str(v).split("|")[0] if isinstance(v, str) else v for v in values)
+        counts = Counter(alternatives(v)[0] if isinstance(v, str | dict) else v for v in values)
         prior = counts.most_common(1)[0][0]
     _PRIORS[key] = prior
     return prior
@@ -167,11 +168,9 @@ def _text_prior(scenario: Any) -> str:
     counts: Counter[str] = Counter()
     cases = _scenario_cases(scenario)
     for c in cases:
-        for p in c.gold.get("key_points") or []:
-            counts[str(p).split("|")[0]] += 1
-        if c.probe:
-            for p in c.probe.expected:
-                counts[str(p).split("|")[0]] += 1
+        for p in (c.gold.get("key_points") or []) + (list(c.probe.expected) if c.probe else []):
+            if alternatives(p):
+                counts[alternatives(p)[0]] += 1
     top = [p for p, _ in counts.most_common(12)]
     return "；".join(top) + "。" if top else "遵医嘱治疗，定期复查。"
 

@@ -34,6 +34,11 @@ _LEADING_ANSWER = re.compile(r"^\s*(?:正确)?答案\s*[:：为是]?\s*[A-Z]+\s*
 
 
 def _first(value):
+    """A gold answer as the reference writes it: the first alternative of each element; optional
+    elements are written too (they are reasonable, and cost nothing)."""
+    if isinstance(value, dict):
+        alts = value.get("any", "")
+        return (alts[0] if isinstance(alts, list) and alts else str(alts).split("|")[0])
     if isinstance(value, str):
         return value.split("|")[0]
     if isinstance(value, list):

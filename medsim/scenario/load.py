@@ -179,6 +179,10 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
             problem("options", "a choice scenario needs options {A: …, B: …}")
         if final.format == "steps" and len(case.steps) < 2:
             problem("steps", "an ordering scenario needs at least two steps, in the correct order")
+        for group in case.step_ties:
+            if len(group) < 2 or any(not 1 <= i <= len(case.steps) for i in group):
+                problem("step_ties", f"step_ties group {group} must list two or more step numbers in "
+                                     f"1..{len(case.steps)}")
         if case.probe and case.probe.at_turn > scenario.clinician.max_turns:
             problem("probe", f"probe.at_turn {case.probe.at_turn} is beyond clinician.max_turns "
                              f"{scenario.clinician.max_turns}")
@@ -215,11 +219,13 @@ def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
 
 
 def _element_ok(value: Any) -> bool:
-    if not isinstance(value, dict) or "any" not in value or set(value) - {"any", "optional", "why"}:
+    if not isinstance(value, dict) or "any" not in value or set(value) - {"any", "optional", "not", "why"}:
         return False
     alts = value["any"]
+    nots = value.get("not", [])
     return (isinstance(alts, str) or isinstance(alts, list) and all(isinstance(a, str) for a in alts)) and \
-        isinstance(value.get("optional", False), bool)
+        isinstance(value.get("optional", False), bool) and isinstance(nots, list) and \
+        all(isinstance(n, str) for n in nots)
 
 
 def _gold_type_ok(value: Any, type_name: str) -> bool:
@@ -232,7 +238,8 @@ def _gold_type_ok(value: Any, type_name: str) -> bool:
     if type_name == "list[str]":
         # an element is a string ("A|B" alternatives) or {any: "A|B" | [A, B], optional: true, why: …}
         return isinstance(value, list) and all(isinstance(v, str) or _element_ok(v) for v in value)
-    return isinstance(value, str)
+    # a one-answer field: "A|B", or {any: …, not: […]} (qualifiers that make an answer wrong)
+    return isinstance(value, str) or _element_ok(value) and "optional" not in value
 
 
 def _phi_warnings(cases: list[Case], located: Located, display: str, case_loc: tuple) -> list[Problem]:

@@ -137,6 +137,10 @@ class Case(Strict):
     )
     options: dict[str, str] = Field(default_factory=dict, description="选择题选项，键为 A、B、C……")
     steps: list[str] = Field(default_factory=list, description="排序题的步骤，按正确顺序排列（呈现给模型时打乱）")
+    step_ties: list[list[int]] = Field(
+        default_factory=list,
+        description="先后不分的步骤组（按 steps 的 1 起序号），如 [[3, 4]]：组内任一顺序都算对",
+    )
     probe: Probe | None = None
     gold: dict[str, Any] = Field(default_factory=dict, description="标准答案，键与场景 answer.fields 一致")
     reference_answer: str | None = Field(None, description="参考答案全文（评审与 ROUGE 用）")

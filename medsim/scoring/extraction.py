@@ -45,6 +45,9 @@ def field_credit(pred: Any, gold: Any, kind: str | None = None) -> tuple[float, 
         p, g = dedupe(coerce_list(pred)), coerce_list(gold)
         pairs, _, _ = match_sets(p, g)
         return prf(len(pairs), len(p), len(g))[2], "set_f1"
+    if isinstance(gold, dict):  # {any: …, not: […]}: a term with its excluded qualifiers
+        m = match_term(pred, gold)
+        return float(m.ok), m.how or "term"
     if isinstance(gold, bool) or kind == "bool":
         return float(coerce_bool(pred) == coerce_bool(gold) and coerce_bool(gold) is not None), "bool"
     pn, gn = normalize(pred), normalize(gold)

@@ -31,15 +31,17 @@ from medsim.text.match import normalize
 NAME = "ordering"
 
 
-def kendall_tau(ranks: list[int]) -> float:
-    """τ-a of a sequence of distinct gold ranks against ascending order."""
+def kendall_tau(ranks: list[int], ties: list[list[int]] | None = None) -> float:
+    """τ of a sequence of distinct gold ranks against ascending order. Pairs inside a tie group
+    (0-based gold ranks whose order does not matter) count as in order either way."""
     m = len(ranks)
     if m < 2:
         return 1.0
+    tied = {frozenset((a, b)) for group in ties or [] for a in group for b in group if a != b}
     s = 0
     for i in range(m):
         for j in range(i + 1, m):
-            s += 1 if ranks[i] < ranks[j] else -1
+            s += 1 if ranks[i] < ranks[j] or frozenset((ranks[i], ranks[j])) in tied else -1
     return s / (m * (m - 1) / 2)
 
 
@@ -51,7 +53,8 @@ def _display_numbers(answer: Any, n: int) -> list[int]:
     return []
 
 
-def order_score(display: list[int], steps_shown: list[int] | None, n: int) -> dict[str, Any]:
+def order_score(display: list[int], steps_shown: list[int] | None, n: int,
+                ties: list[list[int]] | None = None) -> dict[str, Any]:
     shown = list(steps_shown) if steps_shown else list(range(n))
     originals: list[int] = []
     invalid: list[int] = []
@@ -66,7 +69,7 @@ def order_score(display: list[int], steps_shown: list[int] | None, n: int) -> di
         else:
             originals.append(o)
     m = len(originals)
-    tau = kendall_tau(originals) if m >= 2 else None
+    tau = kendall_tau(originals, ties) if m >= 2 else None
     order = max(0.0, tau) ** 2 if tau is not None else (1.0 if n == 1 else 0.0)
     coverage = m / n if n else 0.0
     return {
@@ -116,7 +119,8 @@ def score_ordering(inp: ScoreInput) -> Score:
         originals = steps_from_text(inp.transcript.final_text, inp.case.steps)
         if len(originals) >= 2 and [shown.index(o) + 1 for o in originals] != display:
             display, read_from = [shown.index(o) + 1 for o in originals], "step text"
-    d = order_score(display, shown, n)
+    ties = [[i - 1 for i in group] for group in inp.case.step_ties]  # 1-based in the case file
+    d = order_score(display, shown, n, ties)
     d["read_from"] = read_from
     value = max(0.0, min(1.0, d.pop("value")))
     tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"

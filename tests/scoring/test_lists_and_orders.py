@@ -185,3 +185,41 @@ def test_ordering_reads_renumbered_step_text():
     # display numbers that already are the gold order are taken as numbers
     s = run("ordering", case(steps=STEPS), transcript([2, 4, 1, 3], final_text="2,4,1,3", info={"steps_shown": SHOWN}))
     assert s.value == 1.0 and s.details["read_from"] == "numbers"
+
+
+# ------------------------------------------- gold structure: optional, alternatives, exclusions, ties
+
+def test_optional_element_costs_no_recall_and_earns_precision():
+    gold = ["ERCP+EST取石|腹腔镜胆总管探查取石", {"any": "T管引流", "optional": True}, "抗感染"]
+    c = case(gold={"treatment": gold}, diagnosis=["胆总管结石伴急性胆管炎"])
+    both = run("set_f1", c, transcript({"treatment": ["ERCP取石", "抗感染"]}), {"field": "treatment"})
+    assert both.details["recall"] == 1.0 and both.value == 1.0
+    with_optional = run("set_f1", c, transcript({"treatment": ["腹腔镜胆总管探查取石", "T管引流", "抗感染"]}),
+                        {"field": "treatment"})
+    assert with_optional.value == 1.0 and with_optional.details["precision"] == 1.0
+
+
+def test_compound_item_meets_two_elements():
+    c = case(gold={"treatment": ["袖式肺叶切除", "淋巴结清扫"]}, diagnosis=["右肺上叶中央型肺癌"])
+    s = run("set_f1", c, transcript({"treatment": ["袖式肺叶切除+淋巴结清扫"]}), {"field": "treatment"})
+    assert s.value == 1.0
+
+
+def test_excluded_qualifier_makes_the_item_wrong():
+    gold = {"any": "主动脉夹层|急性主动脉夹层", "not": ["Stanford A型", "A型"]}
+    c = case(gold={"diagnosis": gold})
+    assert run("diagnosis_match", c, transcript({"diagnosis": "急性主动脉夹层（Stanford B型）"})).value == 1.0
+    assert run("diagnosis_match", c, transcript({"diagnosis": "Stanford A型主动脉夹层"})).value == 0.0
+
+
+def test_wrong_side_fails_even_against_a_sideless_alternative():
+    c = case(gold={"diagnosis": "右侧基底节区脑出血|基底节区脑出血|脑出血"}, diagnosis=["右侧基底节区脑出血"])
+    assert run("diagnosis_match", c, transcript({"diagnosis": "左侧基底节区脑出血"})).value == 0.0
+    assert run("diagnosis_match", c, transcript({"diagnosis": "右侧基底节区脑出血"})).value == 1.0
+    assert run("diagnosis_match", c, transcript({"diagnosis": "脑出血"})).value == 1.0  # not wrong, less specific
+
+
+def test_step_ties_count_either_order():
+    c = case(steps=["a", "b", "c", "d"], step_ties=[[2, 3]])
+    t = transcript([1, 3, 2, 4], info={"steps_shown": [0, 1, 2, 3]})
+    assert run("ordering", c, t).value == 1.0
