@@ -43,8 +43,9 @@ def evaluate(rows: list[dict]) -> dict:
         case = next(c for c in loaded.cases if c.id == row["case"])
         key = (row["scenario"], row["case"])
         if key not in refs:
-            refs[key] = score_fixed(loaded.scenario, case, reference_answer(loaded.scenario, case)).item_score or 0.0
-        got = score_fixed(loaded.scenario, case, row["answer"])
+            refs[key] = score_fixed(loaded.scenario, case, reference_answer(loaded.scenario, case),
+                                    case_pool=loaded.cases).item_score or 0.0
+        got = score_fixed(loaded.scenario, case, row["answer"], case_pool=loaded.cases)
         value = got.item_score or 0.0
         ratio = value / refs[key] if refs[key] else 0.0
         ok = ratio >= CORRECT_MIN if row["label"] == "correct" else ratio <= WRONG_MAX

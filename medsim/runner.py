@@ -110,7 +110,7 @@ async def score_item(loaded: LoadedScenario, case: Any, result: EpisodeResult, s
     for ref in loaded.scenario.scoring:
         inp = ScoreInput(scenario=loaded.scenario, case=case, transcript=result.transcript, config=ref.config,
                          services={"judge": services.judge, "embedder": services.embedder,
-                                   "record_call": record_call})
+                                   "record_call": record_call, "case_pool": loaded.cases})
         try:
             score = get_scorer(ref.name)(inp)
             if inspect.isawaitable(score):

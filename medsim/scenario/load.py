@@ -179,6 +179,10 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
             problem("options", "a choice scenario needs options {A: …, B: …}")
         if final.format == "steps" and len(case.steps) < 2:
             problem("steps", "an ordering scenario needs at least two steps, in the correct order")
+        for pair in case.critical_order:
+            if len(pair) != 2 or any(not 1 <= i <= len(case.steps) for i in pair) or pair[0] >= pair[1]:
+                problem("critical_order", f"critical_order pair {pair} must be [i, j] with 1 <= i < j <= "
+                                          f"{len(case.steps)} (step i comes before step j in the gold order)")
         for group in case.step_ties:
             if len(group) < 2 or any(not 1 <= i <= len(case.steps) for i in group):
                 problem("step_ties", f"step_ties group {group} must list two or more step numbers in "

@@ -137,6 +137,15 @@ class Case(Strict):
     )
     options: dict[str, str] = Field(default_factory=dict, description="选择题选项，键为 A、B、C……")
     steps: list[str] = Field(default_factory=list, description="排序题的步骤，按正确顺序排列（呈现给模型时打乱）")
+    critical_order: list[list[int]] = Field(
+        default_factory=list,
+        description="安全攸关的先后（按 steps 的 1 起序号），如 [[4, 5]]：第4步必须在第5步之前，颠倒即判错",
+    )
+    avoid: list[str | dict[str, Any]] = Field(
+        default_factory=list,
+        description=("对本例患者不安全、答案一旦推荐即判错的处置或药物（每项以“|”分隔同义写法，"
+                     "或 {any: …, why: …}）；否定的提及（“不要用布洛芬”）不算"),
+    )
     step_ties: list[list[int]] = Field(
         default_factory=list,
         description="先后不分的步骤组（按 steps 的 1 起序号），如 [[3, 4]]：组内任一顺序都算对",

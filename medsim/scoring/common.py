@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,3 +82,46 @@ def elements(gold: Any) -> list[Element]:
         elif str(g).strip():
             out.append(Element(str(g)))
     return out
+
+
+def specificity_weights(inp: ScoreInput, field: str, els: list[Element]) -> list[float]:
+    """How specific each gold element is to its case, from the scenario's case pool: an element
+    that half the cases share (复查, 血常规) weighs about a quarter of one only this case has, so a
+    constant answer made of the commonest elements earns little while a correct answer still earns
+    everything. w = ln((N + 1) / (df + 0.5)), df = cases whose gold shares an alternative. All 1
+    without a pool."""
+    pool = inp.services.get("case_pool") or []
+    if len(pool) < 5:
+        return [1.0] * len(els)
+    index = _alternative_index(id(pool), field, pool)
+    n = len(pool)
+    out = []
+    for e in els:
+        cases: set[int] = set()
+        for alt in _alts(e.text):
+            cases |= index.get(alt, set())
+        out.append(math.log((n + 1) / (max(1, len(cases)) + 0.5)))
+    return out
+
+
+def _alts(text: str) -> list[str]:
+    from medsim.text.match import normalize, rewrite_equivalents
+
+    return [a for a in (rewrite_equivalents(normalize(x)) for x in text.split("|")) if a]
+
+
+_INDEX: dict[tuple[int, str], dict[str, set[int]]] = {}
+
+
+def _alternative_index(key: int, field: str, pool: list) -> dict[str, set[int]]:
+    if (key, field) not in _INDEX:
+        index: dict[str, set[int]] = {}
+        for i, case in enumerate(pool):
+            gold = case.probe.expected if field == "probe.expected" and case.probe else case.gold.get(field)
+            for e in elements(gold if isinstance(gold, list) else ([gold] if gold else [])):
+                for alt in _alts(e.text):
+                    index.setdefault(alt, set()).add(i)
+        if len(_INDEX) > 64:
+            _INDEX.clear()
+        _INDEX[(key, field)] = index
+    return _INDEX[(key, field)]

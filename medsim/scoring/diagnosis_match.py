@@ -19,7 +19,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
-from medsim.text.match import FUZZY_THRESHOLD, alternatives, case_side, match_term
+from medsim.text.match import FUZZY_THRESHOLD, alternatives, case_side, match_term, normalize
 
 NAME = "diagnosis_match"
 _HEDGE = re.compile(r"^(?:初步诊断|主要诊断|诊断|考虑|疑似|可能为|可能是|可能|拟诊|首先考虑|倾向于?)[:：为是]?")
@@ -43,6 +43,15 @@ def diagnosis_items(raw: object) -> list[str]:
     return items
 
 
+def _denied_elsewhere(raw: str, item: str) -> bool:
+    """可能是X，也可能不是X / X？不考虑X: the answer commits to nothing."""
+    norm, g = normalize(raw), normalize(item)
+    return any(cue + g in norm for cue in _DENIALS)
+
+
+_DENIALS = ("不是", "不考虑", "不像", "排除", "除外", "并非", "非", "不")
+
+
 @scorer(NAME, config=("field", "threshold"))
 def score_diagnosis(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
@@ -58,6 +67,9 @@ def score_diagnosis(inp: ScoreInput) -> Score:
     side = case_side(gold, inp.case.diagnosis[0] if inp.case.diagnosis else "")
     details = {"items": items, "gold": alternatives(gold), "side": "".join(sorted(side)) or None}
     first = match_term(items[0], gold, fuzzy=threshold, side=side)
+    raw = answer_field(inp, field)
+    if first.ok and isinstance(raw, str) and _denied_elsewhere(raw, items[0]):
+        return Score(NAME, 0.0, [f"诊断自相矛盾：既写 {items[0]} 又否定它"], {**details, "contradicted": items[0]})
     if first.ok:
         why = f"诊断 {items[0]} 与 {first.gold} 一致（{first.how}）" + (f"；{first.note}" if first.note else "")
         return Score(NAME, 1.0, [why], {**details, "matched": items[0], "matched_gold": first.gold,

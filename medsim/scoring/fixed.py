@@ -116,8 +116,11 @@ async def _run(scenario: Scenario, case: Case, transcript: Transcript, only: str
 
 
 def score_fixed(scenario: Scenario, case: Case, answer: Any, *, turns: list[dict[str, Any]] | None = None,
-                scorer: str | None = None, services: dict[str, Any] | None = None) -> FixedScore:
-    """Score ``answer`` (text, or a JSON object/list) for ``case`` with the scenario's scorers."""
+                scorer: str | None = None, services: dict[str, Any] | None = None,
+                case_pool: list[Case] | None = None) -> FixedScore:
+    """Score ``answer`` (text, or a JSON object/list) for ``case`` with the scenario's scorers;
+    ``case_pool`` is the scenario's cases (how specific each gold element is to its case)."""
+    services = {**(services or {}), "case_pool": case_pool or [case]}
     if scorer and scorer not in [ref.name for ref in scenario.scoring]:
         raise FixedAnswerError(f"scenario {scenario.id} has no scorer {scorer!r}; it uses "
                                + ", ".join(ref.name for ref in scenario.scoring))

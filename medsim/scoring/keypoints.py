@@ -13,13 +13,17 @@ than the reference (a dump of every drug and test), has its score shrunk in prop
 (medsim.text.match.answer_budget). So is systematic self-contradiction: when most of the points it
 mentions are also denied, the answer commits to nothing.
 
-value = met required / required × budget factor.
+Points are weighted by how specific they are to the case (``specificity_weights``: a point half the
+scenario's cases share, such as 定期复查, weighs about a quarter of one only this case has), so an
+answer made of the commonest advice earns little and a complete answer still earns 1.
+
+value = Σ weight of met required points / Σ weight of required points × budget factor.
 """
 
 from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_text, elements, no_gold, unparsed
+from medsim.scoring.common import answer_text, elements, no_gold, specificity_weights, unparsed
 from medsim.text.match import answer_budget, find_point
 
 NAME = "keypoints"
@@ -64,7 +68,8 @@ def score_keypoints(inp: ScoreInput) -> Score:
             if hit.contradicted:
                 contradicted.append(point)
     met_required = [p for p in met if p in required]
-    rate = len(met_required) / len(required)
+    weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
+    rate = sum(weights[p] for p in met_required) / sum(weights.values())
     budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
     value = rate * budget.factor
     reasons = [f"要点 {len(met_required)}/{len(required)}" + (f"（另有可选要点 {len(met) - len(met_required)}/"
@@ -80,5 +85,5 @@ def score_keypoints(inp: ScoreInput) -> Score:
     return Score(NAME, value, reasons, {
         "met": met, "missed": missed, "negated": negated, "contradicted": contradicted, "rate": rate,
         "budget_factor": round(budget.factor, 4), "chars": budget.chars, "terms": budget.terms,
-        "optional": optional,
+        "optional": optional, "weights": {p: round(w, 3) for p, w in weights.items()},
     })

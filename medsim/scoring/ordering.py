@@ -12,6 +12,9 @@ clipping and squaring leave it about 0.06 for six or seven steps (0.5 under the 
 "the steps as shown" — a shuffle — earns next to nothing, while one adjacent swap in seven steps
 still earns 0.82. With m < 2 no order can be judged: 1 when n == 1, else 0.
 
+A case's ``critical_order`` pairs are the inversions that harm (closing before haemostasis): one
+of them the other way round multiplies the score by ``critical_penalty`` (default 0).
+
 A model that copies the steps' text under fresh numbers (1. 探查腹腔 2. 消毒铺巾 …) is read
 by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85).
 """
@@ -104,7 +107,14 @@ def _renumbered(display: list[int]) -> bool:
     return len(display) >= 2 and display == list(range(1, len(display) + 1))
 
 
-@scorer(NAME, config=())
+def inverted_pairs(originals: list[int], critical: list[list[int]]) -> list[tuple[int, int]]:
+    """Critical pairs [i, j] (1-based: i before j) the order puts the other way round."""
+    position = {o: k for k, o in enumerate(originals)}
+    return [(i, j) for i, j in critical if i - 1 in position and j - 1 in position
+            and position[i - 1] > position[j - 1]]
+
+
+@scorer(NAME, config=("critical_penalty",))
 def score_ordering(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s
@@ -123,8 +133,14 @@ def score_ordering(inp: ScoreInput) -> Score:
     d = order_score(display, shown, n, ties)
     d["read_from"] = read_from
     value = max(0.0, min(1.0, d.pop("value")))
+    inverted = inverted_pairs(d["predicted_original"], inp.case.critical_order)
+    d["critical_inverted"] = inverted
+    if inverted:
+        value *= float(inp.config.get("critical_penalty", 0.0))
     tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"
     reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"]
+    if inverted:
+        reasons.append("安全攸关的先后颠倒：" + "；".join(f"第{j}步在第{i}步之前" for i, j in inverted))
     if d["invalid"] or d["duplicates"]:
         reasons.append(f"ignored: out of range {d['invalid']}, repeated {d['duplicates']}")
     return Score(NAME, value, reasons, d)

@@ -8,13 +8,18 @@ bounded containment, the case's side; an item of one concept each (a string of e
 nothing), compound items (A+B) meeting several elements, repeated items counted once. Items
 beyond what the case needs cost precision.
 
-precision = matched items / items; recall = matched required elements / required elements.
+precision = matched items / items; recall = matched required elements / required elements, each
+element weighted by how specific it is to the case (``specificity_weights``: 血常规, which nearly every
+case lists, weighs little; the test that decides this case weighs most), so a constant panel of the
+commonest items earns little while the full gold still earns 1. value = F-beta (``beta``, default 2:
+leaving out a needed element costs more than one sensible extra; a dump of every term still has
+next to no precision).
 """
 
 from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_field, elements, no_gold, unparsed
+from medsim.scoring.common import answer_field, elements, no_gold, specificity_weights, unparsed
 from medsim.sim.answer import coerce_list
 from medsim.text.match import FUZZY_THRESHOLD, case_side, dedupe, match_sets
 
@@ -39,24 +44,28 @@ def _field(inp: ScoreInput) -> str | None:
 
 
 def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = None,
-               threshold: float = FUZZY_THRESHOLD) -> dict:
-    """Precision, recall and F1 of ``pred`` against gold elements (required and optional)."""
+               threshold: float = FUZZY_THRESHOLD, weights: list[float] | None = None, beta: float = 1.0) -> dict:
+    """Precision, recall and F1 of ``pred`` against gold elements (required and optional); recall
+    weighted by ``weights`` (one per element) when given."""
     els = elements(gold_list)
+    weight = dict(zip([e.text for e in els], weights or [1.0] * len(els), strict=True))
     pairs, extra, missed = match_sets(pred, [e.gold for e in els], side=side, fuzzy=threshold)
     optional = {e.text for e in els if e.optional}
     n_items = len(pairs) + len(extra)
-    matched_required = sum(1 for _, g, _ in pairs if g not in optional)
-    n_required = sum(1 for e in els if not e.optional)
+    matched_required = sum(weight[g] for _, g, _ in pairs if g not in optional)
+    n_required = sum(weight[e.text] for e in els if not e.optional)
     p = len(pairs) / n_items if n_items else (1.0 if not n_required else 0.0)
     r = matched_required / n_required if n_required else 1.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
+    r = min(1.0, r)  # weighted sums can round a hair above 1
+    b2 = beta * beta  # F-beta: a needed element left out costs more than a sensible extra
+    f = min(1.0, (1 + b2) * p * r / (b2 * p + r)) if p + r else 0.0
     return {"precision": p, "recall": r, "f1": f, "n_items": n_items,
             "matched": [{"pred": a, "gold": b, "how": h, "optional": b in optional} for a, b, h in pairs],
             "extra": extra, "missed": [m for m in missed if m not in optional],
             "optional_missed": [m for m in missed if m in optional]}
 
 
-@scorer(NAME, config=("field", "threshold"))
+@scorer(NAME, config=("field", "threshold", "beta"))
 def score_set_f1(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s
@@ -68,9 +77,10 @@ def score_set_f1(inp: ScoreInput) -> Score:
         gold = coerce_list(gold)
     pred = dedupe(coerce_list(answer_field(inp, field)))
     side = case_side(inp.case.diagnosis[0] if inp.case.diagnosis else "")
-    d = set_scores(pred, gold, side=side, threshold=float(inp.config.get("threshold", FUZZY_THRESHOLD)))
+    d = set_scores(pred, gold, side=side, threshold=float(inp.config.get("threshold", FUZZY_THRESHOLD)),
+                   weights=specificity_weights(inp, field, elements(gold)), beta=float(inp.config.get("beta", 2.0)))
     n_required = len(d["matched"]) - sum(m["optional"] for m in d["matched"]) + len(d["missed"])
-    reasons = [f"P {d['precision']:.2f} R {d['recall']:.2f} F1 {d['f1']:.2f}（命中必需 "
+    reasons = [f"P {d['precision']:.2f} R {d['recall']:.2f} F {d['f1']:.2f}（命中必需 "
                f"{len(d['matched']) - sum(m['optional'] for m in d['matched'])}/{n_required}，多余 {len(d['extra'])}）"]
     if d["missed"]:
         reasons.append("遗漏：" + "；".join(m.split("|")[0] for m in d["missed"]))

@@ -78,8 +78,25 @@ def canonical_forms(term: str) -> frozenset[str]:
         canon = lex.canonical(surface)
         if canon:
             forms.add(normalize(canon))
+    if norm in _class_heads():
+        forms.add(_class_heads()[norm])
     forms.discard("")
     return frozenset(forms)
+
+
+@lru_cache(maxsize=4096)
+def surface_forms(term: str) -> frozenset[str]:
+    """Every written form of the term's concept, normalized: itself, its lexicon synonyms,
+    abbreviations and brands, and the other names of its drug class (抑酸药 for PPI)."""
+    norm = normalize(term)
+    forms = {norm}
+    lex = _lexicon()
+    for surface in {term.strip(), norm}:
+        forms |= {normalize(a) for a in lex.aliases(surface)}
+    head = _class_heads().get(norm)
+    if head:
+        forms |= {alias for alias, h in _class_heads().items() if h == head}
+    return frozenset(f for f in forms if f)
 
 
 def synonyms(a: str, b: str) -> bool:
@@ -195,7 +212,8 @@ _GENERIC = {"病", "炎", "症", "癌", "感染", "炎症", "疾病", "肿瘤", 
             "药物", "用药", "对症", "支持", "监测", "一般治疗"}
 # How much longer than the gold an item may be and still be that one concept (急性前壁心肌梗死
 # killip1级 names 急性心肌梗死); beyond it, an item is a paragraph or a dump.
-_EXTRA_CHARS = 12
+_EXTRA_CHARS = 24
+_OTHER_CONCEPTS = 2
 _MORPHEMES = ((re.compile(r"恶性肿瘤|恶性肿物|ca$"), "癌"), (re.compile(r"疼痛|疼"), "痛"))
 
 
@@ -213,8 +231,8 @@ def conflicting(a: str, b: str) -> bool:
     different numbers (高血压2级 vs 3级), name different sides, or one holds several members of a
     group the other names one of (a string listing 急性、慢性 is not 急性)."""
     na, nb = re.findall(r"\d+", a), re.findall(r"\d+", b)
-    if na and nb and sorted(na) != sorted(nb):
-        return True
+    if na and nb and sorted(na) != sorted(nb) and not (_within(nb, na) or _within(na, nb)):
+        return True  # 高血压2级 vs 3级; but CHA2DS2-VASc 4分 still names CHA2DS2-VASc
     if side_conflict(a, b):
         return True
     for group in _CONFLICTS:
@@ -224,6 +242,16 @@ def conflicting(a: str, b: str) -> bool:
     return _negated_inside(a, b) or _negated_inside(b, a)
 
 
+def _within(small: list[str], big: list[str]) -> bool:
+    """Every number of ``small`` is among ``big`` (as a multiset), and ``big`` only adds to them."""
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return False
+        rest.remove(x)
+    return len(small) >= 2  # one shared number is too little to call the rest an added value
+
+
 def _negated_inside(longer: str, shorter: str) -> bool:
     """不稳定型心绞痛 holds 稳定型心绞痛 but names its opposite."""
     at = longer.find(shorter)
@@ -231,16 +259,79 @@ def _negated_inside(longer: str, shorter: str) -> bool:
 
 
 def one_concept(item: str, gold: str) -> bool:
-    """``item`` (normalized) contains ``gold`` and is that one concept: bounded in length, and what
-    is left holds no other clinical term of the lexicon (so a list or a dump is not one concept)."""
-    if len(item) > len(gold) + max(_EXTRA_CHARS, len(gold)):
+    """``item`` (normalized) contains ``gold`` and is about that one concept: bounded in length
+    (a treatment item may carry its route, dose and the disease it treats — 静脉PPI抑酸（奥美拉唑
+    40mg每12小时一次） names PPI), and what is left names at most ``_OTHER_CONCEPTS`` other clinical
+    terms of the lexicon — a list or a dump of every term is not one concept."""
+    if len(item) > len(gold) + max(_EXTRA_CHARS, 2 * len(gold)):
         return False
     rest = item.replace(gold, "\0")
     gold_forms = canonical_forms(gold)
-    for c in concepts_in(rest.replace("\0", "，")):
-        if c not in gold_forms and c not in gold and not any(c in f for f in gold_forms):
-            return False
-    return True
+    others = [c for c in concepts_in(rest.replace("\0", "，"))
+              if c not in gold_forms and c not in gold and not any(c in f for f in gold_forms)]
+    return len(others) <= _OTHER_CONCEPTS
+
+
+@cache
+def _class_heads() -> dict[str, str]:
+    """Normalized class name or alias → the class's first name (β阻滞剂 → β受体阻滞剂)."""
+    heads: dict[str, str] = {}
+    for line in (lexicons_dir() / "drug_classes.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or "\t" not in line:
+            continue
+        names = [normalize(n) for n in line.partition("\t")[0].split("|") if n.strip()]
+        for n in names:
+            heads.setdefault(n, names[0])
+    return heads
+
+
+@cache
+def _drug_classes() -> dict[str, tuple[str, ...]]:
+    """Normalized class name or alias → normalized member names (lexicons/drug_classes.txt)."""
+    table: dict[str, tuple[str, ...]] = {}
+    for line in (lexicons_dir() / "drug_classes.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or "\t" not in line:
+            continue
+        names, _, members = line.partition("\t")
+        found = tuple(sorted({normalize(m) for m in members.split("|") if m.strip()}, key=len, reverse=True))
+        for name in names.split("|"):
+            if name.strip():
+                table[normalize(name)] = table.get(normalize(name), ()) + found
+    return table
+
+
+def _class_member(item: str, gold: str) -> str | None:
+    """The member of the class ``gold`` names that ``item`` names as one concept (哌拉西林他唑巴坦
+    4.5g静滴 for 抗生素), or None. Brand names are read through the drug lexicon first. The other
+    way too: a gold drug (美托洛尔) is met by an item naming its class (β阻滞剂控室率) — the class is
+    what a physician checks; a gold that needs the one drug lists no class alternative and says so
+    with ``not``."""
+    members = _drug_classes().get(gold)
+    if not members:
+        gold_generic = normalize(_lexicon().canonical(gold) or gold)
+        for cls, ms in _drug_classes().items():
+            if gold_generic in ms and len(cls) >= 2 and cls in item and one_concept(item, cls):
+                return cls
+        return None
+    generic = {normalize(_lexicon().canonical(c) or c) for c in concepts_in(item)}
+    for m in members:
+        if (m in item or m in generic) and (m not in item or one_concept(item, m)):
+            return m
+    return None
+
+
+def _contained_form(item: str, gold: str) -> str | None:
+    """A written form of ``gold`` that ``item`` holds as one concept (the gold itself, a lexicon
+    synonym, a class alias; equivalent instructions rewritten: 不再吃布洛芬 holds 停用布洛芬)."""
+    rewritten = rewrite_equivalents(item)
+    forms = sorted(surface_forms(gold) | {gold, rewrite_equivalents(gold)}, key=len, reverse=True)
+    for form in forms:
+        if len(form) < 2 or form in _GENERIC:
+            continue
+        for text in (item, rewritten):
+            if form in text and one_concept(text, form):
+                return form
+    return None
 
 
 def _subsequence(short: str, long: str) -> bool:
@@ -269,6 +360,25 @@ class Match:
 
 def match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, contains: bool = True,
                side: set[str] | None = None) -> Match:
+    """Does the one answer item ``pred`` name ``gold``, affirmatively? An item that denies or hedges
+    the term (不需要血常规, 可能需要手术，也可能不需要) names nothing; see ``_match_term``."""
+    m = _match_term(pred, gold, fuzzy=fuzzy, contains=contains, side=side)
+    if m.ok and _has_cue(normalize(pred), m.gold):
+        hit = find_point(str(pred), m.gold)
+        if not hit.met or hit.hedged:
+            return Match(False, note="denied or hedged: " + ("hedged" if hit.hedged else "denied"))
+    return m
+
+
+def _has_cue(norm_pred: str, alt: str) -> bool:
+    g = normalize(alt)
+    cues = prohibition_cues() + hedge_cues()
+    return any(c in norm_pred and c not in g for c in cues if len(c) > 1) or any(
+        c in norm_pred.replace(g, "") for c in ("不", "别", "勿"))
+
+
+def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, contains: bool = True,
+                side: set[str] | None = None) -> Match:
     """Does the one answer item ``pred`` name ``gold`` (one of its ``|`` alternatives)?
 
     ``side`` is the case's side (``case_side``): an item naming another side matches no
@@ -300,14 +410,17 @@ def match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, c
             return Match(True, "canonical", alt, 100.0, note)
         if not contains or {p, g, p_core, g_core} & _GENERIC:
             pass
-        elif min(len(p_core), len(g_core)) >= 2 and g_core in p_core and one_concept(p_core, g_core):
-            best = Match(True, "contains", alt, fuzz.ratio(p, g), note)
+        elif (form := _contained_form(p_core, g_core)) is not None:
+            best = Match(True, "contains", alt, fuzz.ratio(p, g), note if form == g_core else f"{note} {form}".strip())
             continue
         elif len(p_core) >= 2 and p_core in g_core and len(p_core) * 2 >= len(g_core):
             best = Match(True, "contains", alt, fuzz.ratio(p, g), note)
             continue
         elif _subsequence(_morph(p_core), _morph(g_core)):
             best = Match(True, "specific", alt, fuzz.ratio(p, g), note)
+            continue
+        if not best.ok and (member := _class_member(p_core, g_core)):
+            best = Match(True, "member", alt, fuzz.ratio(p, g), f"{member} is a {alt}")
             continue
         if fuzzy is not None and not best.ok:
             r = fuzz.ratio(p, g)
@@ -335,7 +448,7 @@ def split_compound(item: str) -> list[str]:
     return [p for p in parts if p and normalize(p)]
 
 
-_RANK = {"exact": 4, "canonical": 4, "contains": 3, "specific": 2, "fuzzy": 1}
+_RANK = {"exact": 4, "canonical": 4, "contains": 3, "member": 3, "specific": 2, "fuzzy": 1}
 
 
 def match_sets(pred: list[Any], gold: list[Any], *, side: set[str] | None = None,

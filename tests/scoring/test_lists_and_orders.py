@@ -64,7 +64,8 @@ def test_set_f1_synonyms_extras_and_duplicates():
     s = _f1(["血细胞分析", "心电图", "心脏彩超", "心电图"])  # dedupe → 3 predicted, 2 right
     assert s.details["precision"] == pytest.approx(2 / 3)
     assert s.details["recall"] == 0.5
-    assert s.value == pytest.approx(4 / 7)  # 2·(2/3)(1/2) / (2/3 + 1/2)
+    # F-beta, beta 2 by default: (1+4)·P·R / (4·P + R) = 5·(1/3) / (8/3 + 1/2)
+    assert s.value == pytest.approx(5 * (2 / 3) * 0.5 / (4 * (2 / 3) + 0.5))
     assert s.details["extra"] == ["心脏彩超"] and s.details["missed"] == ["肌钙蛋白", "胸部X线|胸片"]
 
 
@@ -74,8 +75,8 @@ def test_set_f1_all_right_from_a_chinese_list_string():
 
 def test_set_f1_field_defaults_to_the_list_field_of_the_answer_spec():
     sc = scenario({"format": "json", "fields": {"tests": "list[str]"}})
-    s = run("set_f1", case(gold={"tests": TESTS}), transcript({"tests": ["血常规"]}), {}, sc)
-    assert s.value == pytest.approx(2 * 1 * 0.25 / 1.25)  # P 1, R 1/4 → 0.4
+    s = run("set_f1", case(gold={"tests": TESTS}), transcript({"tests": ["血常规"]}), {"beta": 1}, sc)
+    assert s.value == pytest.approx(2 * 1 * 0.25 / 1.25)  # beta 1: P 1, R 1/4 → F1 0.4
 
 
 def test_set_f1_empty_prediction():

@@ -38,7 +38,9 @@ def test_none_of_the_above():
     probe = Probe(kind="none_of_the_above")
     assert _single(probe, "A、B、C 都不适合孕早期……答案：D", **NOTA).value == 1.0
     assert _single(probe, "答案：A", **NOTA).value == 0.0
-    assert _single(probe, "题中所列药物都不对，以上都不是正确选择。", **NOTA).value == 1.0
+    # a letter is needed: once options are shuffled "以上都不是" in words names no option, and a
+    # contrarian who says it to every question must not pass
+    assert _single(probe, "题中所列药物都不对，以上都不是正确选择。", **NOTA).value == 0.0
 
 
 # ------------------------------------------------------------- wrong treatment
