@@ -26,11 +26,11 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from medsim.facts import textlayer, vocab
+from medsim.facts import textlayer
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
-from medsim.text import get_lexicon
+from medsim.text import analytes, get_lexicon
 from medsim.text.units import molar_mass, same_quantity, to_si
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
@@ -134,8 +134,8 @@ def _similar_key(a: str, b: str) -> bool:
 
 def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
     cands = rec.of("measurement", c.key)
-    if not cands and c.key not in _KNOWN_ANALYTES:
-        cands = [r for r in rec.of("measurement") if r.key not in _KNOWN_ANALYTES and _similar_key(c.key, r.key)]
+    if not cands and analytes.get(c.key) is None:
+        cands = [r for r in rec.of("measurement") if analytes.get(r.key) is None and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
     if not cands and (c.extra.get("cmp") or c.extra.get("compare_only")):
         # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
@@ -182,7 +182,7 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
 
 def _molar_mass(c: Claim) -> float | None:
     """g/mol of the claim's analyte, by the label it was written with or the key's other spellings."""
-    for name in (str(c.extra.get("name", "")), *vocab.ANALYTES.get(c.key, ())):
+    for name in (str(c.extra.get("name", "")), *analytes.names(c.key)):
         mass = molar_mass(name) if name else None
         if mass:
             return mass
@@ -435,15 +435,6 @@ def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 _MATCHERS = {"measurement": _measurement, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
              "laterality": _laterality, "duration": _duration}
-_KNOWN_ANALYTES: set[str] = set()
-
-
-def _known() -> set[str]:
-    if not _KNOWN_ANALYTES:
-        from medsim.facts.vocab import ANALYTES
-
-        _KNOWN_ANALYTES.update(ANALYTES)
-    return _KNOWN_ANALYTES
 
 
 # ------------------------------------------------------------------------------ check
@@ -451,7 +442,6 @@ def _known() -> set[str]:
 def judge(claim: Claim, rec: ClaimIndex, diagnoses: list[str] | None = None) -> _Verdict | None:
     """The verdict on one claim, or None when the record has nothing to hold it against.
     ``diagnoses``: the record's diagnosis list, for a diagnosis the text states."""
-    _known()
     if claim.diagnosis:
         return _diagnosis(claim, rec, diagnoses)
     return _MATCHERS[claim.kind](claim, rec)

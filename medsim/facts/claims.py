@@ -14,6 +14,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
+from medsim.text import analytes
 from medsim.text.measures import cn_number, frequency
 from medsim.text.patterns import FREQ_PATTERN
 from medsim.text.units import canonical_unit
@@ -93,43 +94,22 @@ MEASURE = re.compile(
 _NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
 _SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
 
-_ALIAS_INDEX: list[tuple[str, str]] = sorted(
-    ((alias, key) for key, aliases in vocab.ANALYTES.items() for alias in aliases), key=lambda p: -len(p[0])
-)
+def analyte_of(name: str, unit: str | None = None) -> tuple[str, str] | None:
+    """(analyte key, name as written) nearest the value in the name run (血糖控制在 → glu); the
+    value's unit settles a name two analytes share (P 2.41mmol/L is phosphate). The names are the
+    text layer's (``medsim.text.analytes``)."""
+    found = analytes.analyte_in(name, unit)
+    return (found[0], found[1]) if found else None
 
 
-_ALIAS_RX = re.compile("|".join(re.escape(a) for a, _ in _ALIAS_INDEX))
-_ALIAS_KEY = dict(_ALIAS_INDEX)
-
-
-def analyte_of(name: str) -> tuple[str, str] | None:
-    """(canonical analyte, alias) nearest the value in the name run (血糖控制在 → glu), or None."""
-    best: tuple[int, int, str, str] | None = None
-    for i in range(len(name)):
-        m = _ALIAS_RX.match(name, i)  # longest alias first at each position
-        while m:
-            alias = m.group(0)
-            before = name[i - 1] if i else ""
-            after = name[m.end()] if m.end() < len(name) else ""
-            # a Latin abbreviation must not be part of a longer Latin word (HbA1c, APTT, TBIL)
-            ok = not alias.isascii() or (
-                not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalnum())
-            )
-            if ok:
-                if best is None or (m.end(), len(alias)) > (best[0], best[1]):
-                    best = (m.end(), len(alias), _ALIAS_KEY[alias], alias)
-                break
-            # try a shorter alias at the same position (T in Tmax is not wanted, but TB in TBIL is)
-            shorter = [a for a, _ in _ALIAS_INDEX if len(a) < len(alias) and name.startswith(a, i)]
-            m = re.compile(re.escape(shorter[0])).match(name, i) if shorter else None
-    return (best[2], best[3]) if best else None
+_LEAD_WORDS = sorted(vocab.LEAD_WORDS, key=len, reverse=True)
 
 
 def _strip_lead(name: str) -> str:
     changed = True
     while changed and name:
         changed = False
-        for word in sorted(vocab.LEAD_WORDS, key=len, reverse=True):
+        for word in _LEAD_WORDS:
             if name.startswith(word) and len(name) > len(word):
                 name, changed = name[len(word):], True
                 break
@@ -152,20 +132,45 @@ _UNIT_DEFAULT = {"℃": "temperature"}
 _PERSON = re.compile(r"(?:孩子|小孩|宝宝|患儿|病儿|患者|病人|本人|您|你|他|她|我)(?:的)?(?:现在|现|目前)?(?:约|为|是|有)?")
 
 
-def _analyte_back(text: str, pos: int) -> tuple[str, str, int] | None:
+def _analyte_back(text: str, pos: int, unit: str | None = None) -> tuple[str, str, int] | None:
     """The nearest analyte named earlier in the same sentence: 血钾低，最低1.6mmol/L → k."""
     sentence_start = max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), pos - 24, 0)
     window = text[sentence_start:pos]
-    found = analyte_of(window)
+    found = analyte_of(window, unit)
     if not found:
         return None
     key, alias = found
     return key, alias, sentence_start + window.rfind(alias)
 
 
+_RESPECTIVELY = re.compile(r"分别(?:为|是|约为|约|达)")
+
+
+def _respectively(text: str, values: list[re.Match[str]]) -> dict[int, tuple[str, str, int]]:
+    """A及B分别为x和y: the n-th value belongs to the n-th analyte named before 分别为, not to the
+    analyte nearest it. Value start → (key, name, name start)."""
+    out: dict[int, tuple[str, str, int]] = {}
+    for r in _RESPECTIVELY.finditer(text):
+        head_start = max(textlayer.clause_start(text, r.start()), r.start() - 30)
+        head = text[head_start:r.start()]
+        named = []
+        for part in re.split(r"[及和与、]", head):
+            found = analytes.analyte_in(part)
+            if found:
+                named.append((found[0], found[1], head_start + head.find(part) + found[2]))
+        if len(named) < 2:
+            continue
+        after = [m for m in values if r.end() <= m.start() < r.end() + 60]
+        for (key, name, start), m in zip(named, after, strict=False):
+            out[m.start()] = (key, name, start)
+    return out
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
-    for m in MEASURE.finditer(text):
+    found_values = list(MEASURE.finditer(text))
+    respectively = _respectively(text, found_values) if "分别" in text else {}
+    for m in found_values:
         unit = canonical_unit(re.sub(r"\s", "", m.group("unit")))  # μ mol/L as some reports print it
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
@@ -175,8 +180,14 @@ def measurements(text: str) -> list[Claim]:
         if word:
             cmp = "<" if word.group(1) in ("低于", "小于", "不足", "不超过") else ">"
             name = name[: word.start()]
-        found = analyte_of(name)
+        found = analyte_of(name, unit)
         start = m.start()
+        if m.start() in respectively:
+            key, alias, start = respectively[m.start()]
+            out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
+                             value_text=m.group("v"), unit=unit,
+                             extra={"name": alias, "value_start": m.start("v"), "cmp": cmp}))
+            continue
         if not found and unit == "kg" and _PERSON.fullmatch(_strip_lead(name)):
             found = ("weight", name)  # 孩子18kg, 患者65kg: the person's weight
         if not found and (unit == "℃" or (unit == "mmHg" and m.group("v2"))):
@@ -195,7 +206,7 @@ def measurements(text: str) -> list[Claim]:
                     alias = {"temperature": "体温", "bp": "血压"}[key]
                     start = name_start if name else m.start()
                 else:
-                    back = _analyte_back(text, name_start)
+                    back = _analyte_back(text, name_start, unit)
                     if not back or back[0] in ("temperature", "bp") and unit not in ("℃", "mmHg"):
                         continue
                     key, alias, _ = back
@@ -206,8 +217,8 @@ def measurements(text: str) -> list[Claim]:
                 key = re.sub(r"^(血清|血浆|血)", "", bare) or bare
                 alias = bare
                 start = name_start + name.rfind(alias)
-        if unit == "mmHg" and key != "bp" and not m.group("v2"):
-            continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg)
+        if unit == "mmHg" and not m.group("v2") and (key == "bp" or not analytes.pressure_analyte(key)):
+            continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg); PaCO2 68mmHg is
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
@@ -258,13 +269,33 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
 
 
-def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
-    """pH, INR, 比重 as the text layer reads them: a value with a label and no unit."""
+# a bare number (no unit after it): 酸碱度7.41, 国际标准化比值 1.52, pH7.3
+_BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]|\s*[A-Za-zμ%℃×/^*])")
+
+
+def _bare_unitless(text: str) -> list[tuple[str, float, int, int]]:
+    """Unitless values under a name the analyte lexicon knows, which the text layer's label list
+    may not (酸碱度, 国际标准化比值)."""
     out = []
-    for label, value, start, end in textlayer.unitless_labs(text):
-        found = analyte_of(label)
+    for m in _BARE_NUMBER.finditer(text):
+        name, name_start = _name_before(text, m.start())
+        found = analytes.analyte_in(name, "") if name else None
+        if found and analytes.unitless(found[0]) and name.endswith(found[1]):
+            start = name_start + found[2]
+            out.append((text[start:m.end()], float(m.group(0)), start, m.end()))
+    return out
+
+
+def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
+    """pH, INR, 比重: a value with a label and no unit, as the text layer reads them or under a
+    name of the analyte lexicon."""
+    out: list[Claim] = []
+    for label, value, start, end in [*textlayer.unitless_labs(text), *_bare_unitless(text)]:
+        if any(c.start < end and start < c.end for c in out):
+            continue
+        found = analyte_of(label, "")
         number = _LAST_NUMBER.search(label)
-        if not found or found[0] not in vocab.UNITLESS_ANALYTES or not number:
+        if not found or not analytes.unitless(found[0]) or not number:
             continue
         if any(c.start < end and start < c.end for c in taken):
             continue
