@@ -232,6 +232,14 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     return [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
 
 
+_SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
+
+
+def _side_fits(claimed: str, recorded: str) -> bool:
+    """A recorded side that does not deny the claimed one: the same, none given, or both sides."""
+    return not recorded or recorded == claimed or recorded == "双"
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
@@ -255,9 +263,16 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             return _Verdict("unsupported", None, f"病历未记载“{label}”的有无", f"the record says nothing of {label}")
         return _Verdict("unsupported", None, f"病历中没有“{label}”", f"{label} is not in the record")
     mine = [r for r in same if r.owner == c.owner]
-    for r in mine:
-        if r.polarity == c.polarity:
-            return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
+    agreeing = [r for r in mine if r.polarity == c.polarity]
+    if agreeing and c.side and c.polarity == "present" and not any(_side_fits(c.side, r.side) for r in agreeing):
+        # the record has the finding on the other side only (左侧胸腔积液 vs 右侧少量胸腔积液)
+        r = agreeing[0]
+        shown = rec.text[r.start:r.end]
+        where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
+        return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
+                        f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
+    for r in agreeing:
+        return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
     opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity
                 # 无继发性高血压 does not deny the recorded 高血压: absence of a narrower kind
                 and not (c.polarity == "absent" and r.key != c.key and r.key in c.key)]
@@ -371,11 +386,21 @@ def _age(c: Claim, rec: ClaimIndex) -> _Verdict:
                     f"age contradicts the record ({rec.text[r.start:r.end]})")
 
 
+def _same_place(c: Claim, r: Claim) -> bool:
+    """The record mention ``r`` puts the claim's part on the same side (a bilateral record covers
+    either side) and, for a lung, in an overlapping zone (右下肺 = 右肺下叶; 双肺中下野 covers 下)."""
+    if r.side != c.side and r.side != "双":
+        return False
+    zc, zr = str(c.extra.get("zone", "")), str(r.extra.get("zone", ""))
+    return not zc or not zr or bool(set(zc) & set(zr))
+
+
 def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = rec.of("laterality", c.key)
     if not cands:
         return None  # the record gives no side for this part: nothing to hold it against
-    if c.side == "双" and {r.side for r in cands} >= {"左", "右"}:
+    if c.side == "双" and {r.side for r in cands if _same_place(Claim(c.kind, 0, 0, "", side=r.side,
+                                                                      extra=c.extra), r)} >= {"左", "右"}:
         return _Verdict("supported", cands[0], f"侧别一致：{c.text}", f"both sides are recorded: {c.text}")
     # the record mention that says the same thing (右侧阴囊空虚 vs 左侧阴囊空虚 / 右侧阴囊内可扪及睾丸)
     context = str(c.extra.get("context", ""))
@@ -388,16 +413,19 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     best_score, best = scored[0]
     if best_score >= 50 and len(context) >= 3:
         close = [r for s, r in scored if s >= best_score - 5]
-        if any(r.side == c.side or r.side == "双" for r in close):
+        if any(_same_place(c, r) for r in close):
             return _Verdict("supported", best, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = close[0]
     else:
         for r in cands:
-            if r.side == c.side or r.side == "双":
+            if _same_place(c, r):
                 return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = cands[0]
-    return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{rec.text[r.start:r.end]}”",
-                    f"wrong side: the record has {rec.text[r.start:r.end]}")
+    shown = rec.text[r.start:r.end]
+    if r.side == c.side:
+        return _Verdict("contradicted", r, f"部位（肺叶/肺野）与病历不符：病历为“{shown}”",
+                        f"wrong lobe or zone: the record has {shown}")
+    return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{shown}”", f"wrong side: the record has {shown}")
 
 
 def _key_score(a: str, b: str) -> float:

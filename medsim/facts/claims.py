@@ -439,9 +439,15 @@ def demographics(text: str) -> list[Claim]:
 # -------------------------------------------------------------------------- laterality
 
 _PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
-_SIDE = re.compile(rf"(?<![左右双])(?P<side>左|右|双)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
-# the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶
-_SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧])")
+_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+# the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶, 伸舌右偏
+_SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧顶底壁极偏移])")
+# a lung with its zone or lobe: 右下肺, 双肺中下野, 右肺下叶, 左肺上叶舌段, 肺右下叶
+_LUNG = re.compile(r"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?P<zone>上|中下|中|下)?肺(?:(?P<lobe>上|中下|中|下)(?:叶|野))?"
+                   r"|肺(?P<side2>左|右)(?P<lobe2>上|中|下)叶")
+_SIDE_WORD = {"两": "双"}
+# the side a finding is worse on: 下腹压痛、反跳痛，以左侧为重; 斑片影，右下肺为著 reads through _LUNG
+_PREDOMINANT = re.compile(r"以(?P<side>左|右)侧?(?:为|更)?(?:重|著|主|甚|明显)")
 
 
 def _side_context(text: str, start: int, end: int) -> str:
@@ -451,15 +457,33 @@ def _side_context(text: str, start: int, end: int) -> str:
 
 
 def laterality(text: str) -> list[Claim]:
+    """Sides attached to body parts; a lung's side carries its zone or lobe (``zone``: 上/中/下), so
+    右肺上叶 and 右肺下叶 differ and 右下肺 reads as 右肺下叶."""
     out = []
+    for m in _LUNG.finditer(text):
+        side = m.group("side") or m.group("side2")
+        zone = m.group("lobe") or m.group("lobe2") or m.group("zone") or ""
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="肺", side=_SIDE_WORD.get(side, side),
+                         extra={"context": _side_context(text, m.start(), m.end()), "zone": zone}))
+    for m in _PREDOMINANT.finditer(text):
+        # what is worse on that side is named in the clause before: keep it as the context
+        cs = textlayer.clause_start(text, m.start())
+        before = text[textlayer.clause_start(text, cs - 1):cs] if cs > 0 else ""
+        context = re.sub(r"[左右双]侧?", "", before + text[cs:m.start()])
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="以侧为重", side=m.group("side"),
+                         extra={"context": context}))
+    lungs = [(c.start, c.end) for c in out if c.key == "肺"]
     for rx in (_SIDE, _SIDE_AFTER):
         for m in rx.finditer(text):
             if text[m.end("side"):m.end("side") + 1] in ("右", "左"):
                 continue  # 左右 is not a side
             if text[m.start("side") - 1:m.start("side")] in ("左", "右"):
                 continue
-            out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"), side=m.group("side"),
-                             extra={"context": _side_context(text, m.start(), m.end())}))
+            if m.group("part") == "肺" and any(s <= m.start("part") < e for s, e in lungs):
+                continue
+            side = m.group("side")
+            out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"),
+                             side=_SIDE_WORD.get(side, side), extra={"context": _side_context(text, m.start(), m.end())}))
     return out
 
 
@@ -602,6 +626,19 @@ def _polarity_owner(text: str, f: textlayer.FindingMention, cs: int, ce: int) ->
     return polarity, owner
 
 
+# the last side word in the clause before a finding, with no other part named between:
+# 右侧少量胸腔积液, 左侧腘静脉及小腿肌间静脉血栓形成
+_SIDE_IN_CLAUSE = re.compile(r"(左|右|双|两)侧?(?!.*[左右双两])")
+
+
+def _side_before(text: str, cs: int, start: int) -> str:
+    """A side the text layer did not attach: a 左侧/右侧/双侧 earlier in the finding's clause."""
+    m = _SIDE_IN_CLAUSE.search(text, max(cs, start - 10), start)
+    if not m or text[m.end():m.end() + 1] in "较比" or re.search(r"[较比于]", text[m.end():start]):
+        return ""  # 左小腿较右侧略肿胀: a comparison, not the finding's side
+    return _SIDE_WORD.get(m.group(1), m.group(1))
+
+
 def findings(text: str) -> list[Claim]:
     out = organisms(text) + exam_results(text)
     for f in textlayer.findings(text):
@@ -611,6 +648,7 @@ def findings(text: str) -> list[Claim]:
         sentence = text[_sentence_start(text, f.start):ce]
         polarity, owner = _polarity_owner(text, f, cs, ce)
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=polarity, owner=owner,
+                      side=f.side or _side_before(text, cs, f.start),
                       extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
         prefix = text[_sentence_start_nl(text, f.start):f.start]
         if f.kind == "disease":

@@ -31,6 +31,7 @@ class FindingMention:
     polarity: str  # present | absent | uncertain
     owner: str  # patient | family
     kind: str = "symptom"  # symptom | disease
+    side: str = ""  # 左 | 右 | 双: the side the text layer attached (左下肢水肿), else empty
 
 
 SpanMap = Callable[[int, int], tuple[int, int]]
@@ -101,12 +102,14 @@ def family_before(text: str, start: int, pos: int) -> bool:
 
 
 _FINDING_TYPES = ("symptom", "disease")
+_SIDES = {"左": "左", "右": "右", "双侧": "双"}
 
 
 def findings(text: str) -> list[FindingMention]:
     """Symptom and disease mentions with the text layer's polarity and owner."""
     out = [
-        FindingMention(f.norm, f.text, f.start, f.end, f.polarity, f.owner, f.type)
+        FindingMention(f.norm, f.text, f.start, f.end, f.polarity, f.owner, f.type,
+                       _SIDES.get(f.entity.laterality or "", ""))
         for f in _analysis(text).findings
         if f.type in _FINDING_TYPES
     ]
