@@ -340,9 +340,51 @@ def _diagnosis(c: Claim, rec: ClaimIndex, diagnoses: list[str] | None) -> _Verdi
                     f"the record's diagnosis is {listed}; it does not support {label}")
 
 
-def _drug(c: Claim, rec: ClaimIndex) -> _Verdict:
+def _record_drugs(c: Claim, rec: ClaimIndex) -> list[Claim]:
+    """The record's mentions of the claim's drug: dosed or not, by its generic name, a similar
+    name (美托洛尔 in 琥珀酸美托洛尔缓释片) or any written form of it found in the record text."""
+    same = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
+    if same:
+        return same
+    for term in dict.fromkeys((str(c.extra.get("name", "")), c.key, *textlayer.aliases(c.key))):
+        pos = rec.text.find(term) if len(term) >= 2 else -1
+        if pos >= 0:
+            polarity, owner = textlayer.polarity_at(rec.context, pos, pos + len(term))
+            return [Claim("drug", pos, pos + len(term), term, key=c.key, polarity=polarity, owner=owner,
+                          extra={"name": term, "no_dose": True})]
+    return []
+
+
+def _drug_named(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A drug named without a dose: held against the drugs the record names, whatever their dose."""
     name = str(c.extra.get("name", c.key))
-    cands = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
+    found = _record_drugs(c, rec)
+    given = [r for r in found if r.polarity != "absent"]
+    if c.polarity == "absent":
+        # 未服用抗凝药: only a record that gives the drug can deny it
+        if found and not any(r.polarity == "absent" for r in found) and given:
+            r = given[0]
+            return _Verdict("contradicted", r, f"病历记载使用了{name}：{rec.text[r.start:r.end]}",
+                            f"the record has {name}: {rec.text[r.start:r.end]}")
+        return _Verdict("supported", found[0], f"与病历一致：未用{name}", f"matches the record: no {name}") \
+            if found else None
+    if given:
+        return _Verdict("supported", given[0], f"与病历一致：{name}", f"matches the record: {name}")
+    if found:
+        r = found[0]
+        return _Verdict("contradicted", r, f"病历记载未使用{name}：{rec.text[r.start:r.end]}",
+                        f"the record says {name} was not used: {rec.text[r.start:r.end]}")
+    if c.extra.get("class"):
+        return None  # a kind of drug (降压药, 抗生素): the record may name its members in any words
+    return _Verdict("unsupported", None, f"病历中没有使用{name}的记录", f"the record has no {name}")
+
+
+def _drug(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.extra.get("no_dose"):
+        return _drug_named(c, rec)
+    name = str(c.extra.get("name", c.key))
+    dosed = [r for r in rec.of("drug") if not r.extra.get("no_dose")]
+    cands = [r for r in dosed if r.key == c.key] or [r for r in dosed if _similar_key(c.key, r.key)]
     for r in cands:
         same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)
         if same:
@@ -481,6 +523,7 @@ _NO_VERDICT = {
     "duration": ("病历中没有同一症状的时间可对照", "the record gives no duration for the same thing"),
     "laterality": ("病历未记载该部位的侧别", "the record gives no side for this part"),
     "measurement": ("阈值或标准，病历中没有可比较的数值", "a threshold or criterion with no recorded value to compare"),
+    "drug": ("药物类别或未用药的陈述，病历中没有可对照的记载", "a drug class, or a drug not taken, that the record does not mention"),
 }
 
 

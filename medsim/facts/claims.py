@@ -89,8 +89,14 @@ _UNIT_ALTS = (
     r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
-    rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
+    # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
+    rf"(?P<cmp>[<>≤≥])?\s*(?P<v>(?:(?<![\dA-Za-z.])[-−](?=\d))?\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?"
+    rf"\s*(?P<unit>{_UNIT_ALTS})"
 )
+def _num(v: str) -> float:
+    return -float(v[1:]) if v[:1] in "-−" else float(v)
+
+
 _NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
 _SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
 
@@ -184,8 +190,8 @@ def measurements(text: str) -> list[Claim]:
         start = m.start()
         if m.start() in respectively:
             key, alias, start = respectively[m.start()]
-            out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
-                             value_text=m.group("v"), unit=unit,
+            out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=_num(m.group("v")),
+                             value_text=m.group("v").lstrip("-−"), unit=unit,
                              extra={"name": alias, "value_start": m.start("v"), "cmp": cmp}))
             continue
         if not found and unit == "kg" and _PERSON.fullmatch(_strip_lead(name)):
@@ -222,7 +228,7 @@ def measurements(text: str) -> list[Claim]:
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
-                value=float(m.group("v")), value_text=m.group("v"),
+                value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"),
                 value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
@@ -323,6 +329,8 @@ _DRUG_PREFIXES = ("头孢", "阿莫", "左氧", "甲硝", "抗蛇毒", "胰岛�
 def generic_name(name: str) -> str:
     name = name.strip("“”\"'（）() ")
     canon = textlayer.canonical(name)  # brand names map to the generic in the drug lexicon
+    if canon != name and textlayer.is_drug(name):
+        return canon
     for suffix in ("肠溶片", "缓释片", "控释片", "分散片", "片", "胶囊", "注射液", "颗粒", "钠片", "钠"):
         if canon.endswith(suffix) and len(canon) > len(suffix) + 1:
             canon = textlayer.canonical(canon[: -len(suffix)])
@@ -362,6 +370,11 @@ def drugs(text: str) -> list[Claim]:
         name = _strip_lead(name)
         if len(name) < 2:
             continue
+        if not textlayer.is_drug(name):
+            # words before the name (建议立即嚼服阿司匹林): the longest tail the lexicon knows as a drug
+            known_tail = next((name[i:] for i in range(1, len(name) - 1) if textlayer.is_drug(name[i:])), "")
+            if known_tail and "含" not in name[:len(name) - len(known_tail)]:
+                name = known_tail
         sentence = text[sentence_start:m.start()]
         tail = text[m.end():textlayer.clause_end(text, m.end()) + 8]
         route = route or next((r for r in (*vocab.ROUTE_CUES, *_ADMIN) if r in sentence or r in tail[:8]), "")
@@ -387,6 +400,72 @@ def drugs(text: str) -> list[Claim]:
                 extra={"name": name, "route": route, "freq": _per_day(fm.group(0)) if fm else None},
             )
         )
+    return out
+
+
+# a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
+_GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
+                         r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# what a word names when it is a kind of drug, not one drug (降压药, 头孢类抗生素, 非甾体抗炎药, 钙剂)
+_DRUG_CLASS = re.compile(r"(?:药|药物|类|剂|制剂|抗生素|抗菌素|激素|中药|中成药|草药|保健品|疫苗)$"
+                         r"|^(?:NSAIDs?|ACEI|ARB|ARNI|PPI|CCB|SGLT2i?|DPP-4i?|GLP-1RA|DOAC|NOAC)$", re.I)
+
+
+def is_drug_class(name: str) -> bool:
+    return bool(_DRUG_CLASS.search(name))
+
+
+# a drug named without a dose is a claim about the patient only where the text says the patient
+# takes or took it (口服/服用/吸入/注射…, 对X过敏, X口服) — not in knowledge (纳洛酮拮抗阿片类, X用于Y)
+# — and a drug given (予/给予/加用…) only with a time that puts it in the record (外院予, 曾予): a
+# bare 予X抗感染 is the writer's plan
+_TAKEN_BEFORE = re.compile(r"服|吸入|注射|外用|含化|贴敷|涂抹|过敏|停用|停药|自行")
+_TAKEN_AFTER = re.compile(r"\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|过敏|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid)", re.I)
+_GIVEN_BEFORE = re.compile(r"予|给予|给|加用|改用|换用|使用|应用|联用|联合|静滴|静推|静注|滴注|输注|泵入|治疗")
+_GIVEN_AFTER = re.compile(r"\s*(?:静滴|静推|静注|滴注|输注|泵入|治疗|抗感染|无效|后)")
+_IN_RECORD_TIME = re.compile(r"外院|当地|院外|诊所|社区|入院前|发病前|此前|之前|曾|已|既往|长期|平素|平时|规律|一直|自行|期间|"
+                             r"术后|孕期|前予|前给|\d+\s*(?:天|日|周|月|年)(?:前|来)|近\d|近期")
+_NOT_TAKING = re.compile(r"用于|作用|适用|可用|选用|禁用|慎用|常用|首选|用法|用量|为首选|拮抗|解毒|属于|禁止|不要|不宜|避免|勿|忌")
+
+
+def _taking(text: str, cs: int, start: int, end: int, sentence: str) -> bool:
+    """The text says the patient takes, took or was given the drug at ``start:end``."""
+    before, after = text[cs:start], text[end:end + 8]
+    if _NOT_TAKING.search(before) or _NOT_TAKING.match(after.lstrip()):
+        return False
+    if _TAKEN_BEFORE.search(before) or _TAKEN_AFTER.match(after):
+        return True
+    return bool((_GIVEN_BEFORE.search(before) or _GIVEN_AFTER.match(after)) and _IN_RECORD_TIME.search(sentence))
+
+
+def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
+    """Drugs named without a dose (长期服用地高辛): the lexicon's drug names as the text layer finds
+    them, and names after a verb of taking or giving that end like a drug. Kind ``drug`` with no
+    value; polarity from the text layer's cues (未服用抗凝药 is absent). Only where the text says the
+    patient takes or took it (``_taking``): a drug in an explanation or a plan is not a claim."""
+    spans = [(c.start, c.end) for c in taken]
+    found: dict[tuple[int, int], tuple[str, str]] = {}
+    for norm, surface, start, end in textlayer.drugs(text):
+        found[(start, end)] = (norm, surface)
+    for m in _GIVEN_DRUG.finditer(text):
+        name = m.group("name")
+        if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    out = []
+    ctx = textlayer.context(text) if found else None
+    for (start, end), (norm, surface) in sorted(found.items()):
+        if any(s < end and start < e for s, e in spans):
+            continue  # a dose claim or a lab value (胰岛素22.06mU/L) covers it already
+        if _DOSE.match(text, end) or MEASURE.match(text, end) or re.match(r"\s*[\d.]+\s*(?:mU|U/|ng|pg|nmol|mmol|μmol)", text[end:end + 12]):
+            continue
+        cs = textlayer.clause_start(text, start)
+        sentence = text[_sentence_start(text, start):textlayer.clause_end(text, end)]
+        if not _taking(text, cs, start, end, sentence):
+            continue
+        polarity, owner = textlayer.polarity_at(ctx, start, end)
+        key = generic_name(surface) if not is_drug_class(surface) else surface
+        out.append(Claim("drug", start, end, surface, key=key or norm, polarity=polarity, owner=owner,
+                         extra={"name": surface, "no_dose": True, "class": is_drug_class(surface)}))
     return out
 
 
@@ -720,10 +799,11 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
 
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
-    claims = [*demographics(text), *measurements(text), *drugs(text), *laterality(text), *durations(text),
-              *findings(text)]
+    measured, dosed = measurements(text), drugs(text)
+    claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
+              *durations(text), *findings(text)]
     # a dose is not also a measurement, an age is not also a duration
-    dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug"]
+    dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug" and not c.extra.get("no_dose")]
     age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]
 
     def inside(c: Claim, spans: list[tuple[int, int]]) -> bool:

@@ -55,6 +55,12 @@ def canonical(term: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def aliases(term: str) -> tuple[str, ...]:
+    """Every written form of a term's lexicon entry (generic, brand and other names)."""
+    return tuple(get_lexicon().aliases(term))
+
+
+@lru_cache(maxsize=4096)
 def is_drug(term: str) -> bool:
     """The lexicon knows ``term`` as a drug (brand names included)."""
     return get_lexicon().type_of(term) == "drug"
@@ -124,6 +130,11 @@ def unitless_labs(text: str) -> list[tuple[str, float, int, int]]:
         if e.type == "lab_value" and e.unit is None and e.value is not None:
             out.append((e.text, e.value, e.start, e.end))
     return out
+
+
+def drugs(text: str) -> list[tuple[str, str, int, int]]:
+    """(canonical name, surface text, start, end) of the drugs the text layer finds."""
+    return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "drug"]
 
 
 def exams(text: str) -> list[tuple[str, str, int, int]]:
