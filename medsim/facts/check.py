@@ -132,12 +132,78 @@ def _similar_key(a: str, b: str) -> bool:
     return min(len(a), len(b)) >= 3 and fuzz.ratio(a, b) >= 85
 
 
-def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
+def _dims(c: Claim) -> list[tuple[str, str]]:
+    return list(c.extra.get("dims") or [(c.value_text, c.unit)])  # type: ignore[arg-type]
+
+
+def _same_dims(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool | None:
+    """Equal sizes after unit conversion (in order, or in any order for a dimension); None when
+    the kinds differ (a length against a volume)."""
+    if len(a) != len(b):
+        return None if len(a) > len(b) or len(a) == 1 else _same_dims(a, b[:len(a)])
+
+    def equal(pairs: list[tuple[tuple[str, str], tuple[str, str]]]) -> bool | None:
+        out = [same_quantity(float(x), ux, float(y), uy, a_text=x, b_text=y) for (x, ux), (y, uy) in pairs]
+        return None if None in out else all(out)
+
+    straight = equal(list(zip(a, b, strict=True)))
+    if straight or straight is None or len(a) == 1:
+        return straight
+    return equal(list(zip(sorted(a, key=lambda d: float(d[0])), sorted(b, key=lambda d: float(d[0])), strict=True)))
+
+
+def _context_score(a: str, b: str) -> float:
+    if not a or not b:
+        return 0.0
+    return max(fuzz.ratio(a, b), _bigram_recall(a, b), fuzz.partial_ratio(a, b) if min(len(a), len(b)) >= 3 else 0.0)
+
+
+def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A size held against the record's sizes of the same kind: the one measuring the most similar
+    thing (by the words around it). Same value: supported; a similar thing with another value:
+    value mismatch; nothing alike: not checked (sizes are too freely worded for absence to count)."""
+    context = str(c.extra.get("context", ""))
+    mine = _dims(c)
+    scored = []
+    for r in rec.of("measurement"):
+        if not r.extra.get("compare_only"):
+            continue
+        same = _same_dims(mine, _dims(r))
+        if same is None:
+            continue
+        scored.append((_context_score(context, str(r.extra.get("context", ""))), same, r))
+    if not scored:
+        return None
+    for score, same, r in sorted(scored, key=lambda t: -t[0]):
+        if same and (score >= 30 or len(mine) > 1):
+            return _Verdict("supported", r, f"大小与病历一致：{rec.text[r.start:r.end]}",
+                            f"size matches the record: {rec.text[r.start:r.end]}")
+    # a dimension with all but one number the same is the same thing with one number changed
+    alike = [r for _, _, r in scored if len(_dims(r)) == len(mine)]
+    near = [(score, r) for score, _, r in scored
+            if len(mine) > 1 and len(_dims(r)) == len(mine) and (score >= 30 or len(alike) == 1)
+            and sum(bool(_same_dims([a], [b])) for a, b in zip(mine, _dims(r), strict=True)) == len(mine) - 1]
+    if near:
+        r = max(near, key=lambda t: t[0])[1]
+        shown = rec.text[r.start:r.end]
+        return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
+    score, _, r = max(scored, key=lambda t: t[0])
+    if score >= 60 and len(context) >= 2:
+        shown = rec.text[r.start:r.end]
+        return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
+    return None
+
+
+def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.key == "size":
+        return _size(c, rec)
     cands = rec.of("measurement", c.key)
     if not cands and analytes.get(c.key) is None:
         cands = [r for r in rec.of("measurement") if analytes.get(r.key) is None and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
-    if not cands and (c.extra.get("cmp") or c.extra.get("compare_only")):
+    if not cands and c.extra.get("compare_only"):
+        return _size(c, rec)  # the record may give it under a generic name (胆总管扩张，直径1.5cm)
+    if not cands and c.extra.get("cmp"):
         # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
         # the record does not give under that name: nothing to compare
         return None

@@ -261,15 +261,60 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
             bare = re.split(r"提示|显示|示|可见|见", bare)[-1]
             if unit in ("mL", "L") and bare.endswith(_VOLUME_NAMES):
                 bare = next(v for v in _VOLUME_NAMES if bare.endswith(v))
-            elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare) \
-                    or re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
+            elif re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
+                continue
+            elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare):
+                # a generic name (直径, 最大, 深约): what is measured is said around it
+                out.append(_size_claim(text, m.start(), m.end(), [(m.group("v"), unit)]))
                 continue
             key = alias = bare
         start = name_start + name.rfind(alias)
         out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
                          value_text=m.group("v"), unit=unit,
-                         extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True}))
+                         extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True,
+                                "context": _size_context(text, m.start(), m.end())}))
+    for m in _DIMENSIONS.finditer(text):
+        if any(c.start <= m.start() < c.end for c in taken):
+            continue
+        units = [m.group(g) for g in ("ua", "ub", "uc")]
+        if not any(units):
+            continue
+        last = next(u for u in reversed(units) if u)
+        dims = []
+        for g, u in zip(("a", "b", "c"), units, strict=True):
+            if m.group(g):
+                dims.append((m.group(g), canonical_unit(u or last)))
+        out.append(_size_claim(text, m.start(), m.end(), dims))
     return out
+
+
+# a dimension: 6.5cm×5.8cm, 3.5×2.8×3.0cm, 12mm×10mm (a unit on at least one number)
+_DIMENSIONS = re.compile(r"(?<![\d.×xX*])(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>cm|mm)?\s*[×xX*]\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>cm|mm)?"
+                         r"(?:\s*[×xX*]\s*(?P<c>\d+(?:\.\d+)?)\s*(?P<uc>cm|mm)?)?(?![\d.])")
+_SIZE_NOISE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|mm|mL|ml|L)?|[×xX*～~\-–（）()：:，,。；、\s]|[左右双]侧?|约|大小|直径|"
+                         r"示|提示|显示|可见|见|为|达|最大")
+
+
+def _size_context(text: str, start: int, end: int) -> str:
+    """What a size measures: its clause without numbers, units, sides and size words; the clause
+    before too when this one names nothing (胆总管扩张，直径1.5cm)."""
+    cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
+    context = _SIZE_NOISE.sub("", text[cs:ce])
+    for _ in range(2):  # 肝区肋弓下可触及一肿物，形状规则，大小约3cm×2cm: back to what has a name
+        if len(context) >= 6 or cs <= 1 or text[cs - 1] in "。；\n":
+            break
+        ps = textlayer.clause_start(text, cs - 1)
+        context = _SIZE_NOISE.sub("", text[ps:cs - 1]) + context
+        cs = ps
+    return context
+
+
+def _size_claim(text: str, start: int, end: int, dims: list[tuple[str, str]]) -> Claim:
+    """A size without a name of its own: compared with the record's sizes measuring the same thing."""
+    ns = max(textlayer.clause_start(text, start), start - 12)
+    return Claim("measurement", ns, end, text[ns:end], key="size", value=float(dims[0][0]), value_text=dims[0][0],
+                 unit=dims[0][1], extra={"name": "大小", "value_start": start, "cmp": "", "compare_only": True,
+                                          "dims": dims, "context": _size_context(text, start, end)})
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
