@@ -36,7 +36,8 @@ from medsim.text.units import molar_mass, same_quantity, to_si
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
 KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
-           "laterality": "左右侧别", "duration": "病程时间"}
+           "laterality": "左右侧别", "duration": "病程时间",
+           "result": "检查结果"}
 
 
 @dataclass
@@ -569,7 +570,89 @@ def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return _Verdict("contradicted", r, f"时间与病历不符：病历为{r.text}", f"duration contradicts the record ({r.text})")
 
 
-_MATCHERS = {"measurement": _measurement, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
+_MODALITY_CLASS = {"B超": "超声", "彩超": "超声", "心超": "超声", "超声心动图": "超声", "X光": "X线", "胸片": "X线", "平片": "X线",
+                   "磁共振": "MRI", "核磁": "MRI", "MR": "MRI", "结肠镜": "肠镜", "骨穿": "骨髓穿刺", "骨髓涂片": "骨髓穿刺",
+                   "眼底": "眼底检查", "动态心电图": "心电图", "CTPA": "CT", "CTA": "CT", "CTU": "CT", "PET-CT": "CT",
+                   "MRCP": "MRI", "MRA": "MRI", "正斜片": "X线", "正侧位片": "X线", "正位片": "X线", "侧位片": "X线",
+                   "斜位片": "X线", "DR": "X线"}
+_REGION_SYNONYMS = (("头颅", "头部", "颅脑", "头", "颅"), ("胸部", "胸", "肺部", "肺", "胸腔"),
+                    ("腹部", "腹", "上腹部", "全腹", "下腹部", "肝胆", "腹盆腔"), ("心脏", "心"), ("泌尿系", "肾", "双肾"))
+
+
+def _regions_fit(a: str, b: str) -> bool:
+    """One examination region names the other's: empty, contained, a shared pair of characters, or
+    the same region in other words (头颅 = 头部 = 颅脑)."""
+    if not a or not b or a in b or b in a:
+        return True
+    if any(a[i:i + 2] in b for i in range(len(a) - 1)):
+        return True
+    return any(any(w in a for w in group) and any(w in b for w in group) for group in _REGION_SYNONYMS)
+
+
+def _record_exams(rec: ClaimIndex) -> list[tuple[str, str, int, int, str]]:
+    """(modality class, region, start, end, what follows to the end of its line) of every
+    examination the record names, computed once per record."""
+    if rec.exams is None:
+        from medsim.facts.claims import EXAM_MENTION, exam_phrase
+
+        found = []
+        for m in EXAM_MENTION.finditer(rec.text):
+            region, mod = exam_phrase(m)
+            if not region:  # CT肺动脉造影: the region follows the modality
+                region = re.sub(r"^(?:检查|平扫|增强|扫描|示|提示)+", "", re.match(r"[\u4e00-\u9fa5]{0,5}", rec.text[m.end():]).group(0))
+                region = re.split(r"检查|示|提示|见|：", region)[0]
+            line_end = rec.text.find("\n", m.end())
+            line_end = len(rec.text) if line_end < 0 else line_end
+            follow = rec.text[m.end():line_end]
+            if len(follow.strip(" ：:（）()0123456789")) < 3:  # a heading: the result is on the next line
+                nxt = rec.text.find("\n", line_end + 1)
+                follow = rec.text[m.end():len(rec.text) if nxt < 0 else nxt]
+            found.append((_MODALITY_CLASS.get(mod, mod), region, m.start(), m.end(), follow))
+        rec.exams = found
+    return rec.exams
+
+
+_RESULT_NOISE = re.compile(r"[^\u4e00-\u9fa5]")
+_FILLER = set("左右双侧约及和与伴可为的")
+
+
+def _content_recall(content: str, other: str) -> float:
+    """How much of the content's wording (Chinese characters; numbers, sides and fillers aside) is
+    in ``other``: its character pairs found there, or its characters less a margin for reordering
+    (未见出血 for 未见颅内出血)."""
+    core = _RESULT_NOISE.sub("", content)
+    plain = _RESULT_NOISE.sub("", other)
+    grams = {core[i:i + 2] for i in range(len(core) - 1)}
+    chars = set(core) - _FILLER
+    if not grams or not chars:
+        return 1.0
+    pairs = sum(g in plain for g in grams) / len(grams)
+    return max(pairs, sum(ch in plain for ch in chars) / len(chars) - 0.2)
+
+
+def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """An examination's result: the record must name the examination (same kind, a region that
+    fits) and hold what the text says it showed (most of its wording, in that examination's
+    report or anywhere in the record)."""
+    mod = _MODALITY_CLASS.get(c.key, c.key)
+    region = str(c.extra.get("region", ""))
+    exam = str(c.extra.get("exam", c.key))
+    content = str(c.extra.get("content", ""))
+    same = [e for e in _record_exams(rec) if e[0] == mod and _regions_fit(region, e[1])]
+    if not same:
+        return _Verdict("unsupported", None, f"病历中没有{exam}的结果", f"the record has no {exam} result")
+    best = max(same, key=lambda e: _content_recall(content, e[4]))
+    if re.match(r"(?:未见|未发现|无|正常|无明显|均正常)", content):
+        # a normal or negative report of a recorded examination: not an invention (a wrong one
+        # is the negation and finding checks' to catch)
+        return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果", f"the record has a {exam} result")
+    if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
+        return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
+    return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",
+                    f"the record's {exam} result does not say {content}")
+
+
+_MATCHERS = {"measurement": _measurement, "result": _result, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
              "laterality": _laterality, "duration": _duration}
 
 

@@ -264,8 +264,9 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
             elif re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
                 continue
             elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare):
-                # a generic name (直径, 最大, 深约): what is measured is said around it
-                out.append(_size_claim(text, m.start(), m.end(), [(m.group("v"), unit)]))
+                # a generic name (直径, 最大, 深约): what is measured is said around it; a length only
+                if unit in ("cm", "mm") and not name.endswith("每"):
+                    out.append(_size_claim(text, m.start(), m.end(), [(m.group("v"), unit)]))
                 continue
             key = alias = bare
         start = name_start + name.rfind(alias)
@@ -686,7 +687,7 @@ _EXAM_RESULT = re.compile(
 )
 
 
-def exam_results(text: str) -> list[Claim]:
+def qualitative_results(text: str) -> list[Claim]:
     """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
     阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
     out = []
@@ -764,7 +765,7 @@ def _side_before(text: str, cs: int, start: int) -> str:
 
 
 def findings(text: str) -> list[Claim]:
-    out = organisms(text) + exam_results(text)
+    out = organisms(text) + qualitative_results(text)
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压
@@ -778,6 +779,50 @@ def findings(text: str) -> list[Claim]:
         if f.kind == "disease":
             _mark_diagnosis(claim, text, prefix, cs, ce)
         out.append(claim)
+    return out
+
+
+# imaging, endoscopy, pathology and tracing results (胸部CT示右肺下叶实变影, 头颅MRI未见异常): the
+# record must hold the examination, and what it showed
+_MODALITY = (r"PET-CT|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
+             r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
+             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|见|报告|回报|发现|：|:)|\s*(?=未见|无明显|未发现)")
+_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|见|：|:)")
+_REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
+
+
+def exam_phrase(m: re.Match[str]) -> tuple[str, str]:
+    """(region, modality) of an examination mention, without the verbs before it (复查胸部CT → 胸部, CT)."""
+    region = _REGION_NOISE.sub("", m.group("region"))
+    region = re.split(r"[及和与、或]", region)[-1]  # 超声及CT: the CT has no region of its own
+    return region, m.group("mod")
+
+
+def exam_results(text: str) -> list[Claim]:
+    """An examination with what it showed. Kind ``result``: key = modality, extra region and the
+    content (to the end of the sentence)."""
+    out = []
+    for m in EXAM_MENTION.finditer(text):
+        cue = _RESULT_CUE.match(text, m.end())
+        if not cue:
+            continue
+        region, mod = exam_phrase(m)
+        end = len(text)
+        for stop in "。；;\n":
+            pos = text.find(stop, cue.end())
+            if pos >= 0:
+                end = min(end, pos)
+        later = _NEXT_EXAM.search(text, cue.end(), end)  # 超声示…，钼靶示…: each its own result
+        content = text[cue.end():later.start() if later else end].strip(" ，,")
+        content = re.sub(r"[（(][^）)]*[）)]", "", content)  # a bracketed aside is the writer's comment
+        if len(re.sub(r"[^\u4e00-\u9fa5]", "", content)) < 2:
+            continue
+        start = m.start() + len(m.group("region")) - len(region)
+        out.append(Claim("result", start, end, text[start:end], key=mod,
+                         extra={"region": region, "content": content, "exam": text[start:m.end()]}))
     return out
 
 
@@ -846,7 +891,7 @@ def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
-              *durations(text), *findings(text)]
+              *durations(text), *findings(text), *exam_results(text)]
     # a dose is not also a measurement, an age is not also a duration
     dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug" and not c.extra.get("no_dose")]
     age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]
