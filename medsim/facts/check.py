@@ -574,7 +574,7 @@ _MODALITY_CLASS = {"B超": "超声", "彩超": "超声", "心超": "超声", "�
                    "磁共振": "MRI", "核磁": "MRI", "MR": "MRI", "结肠镜": "肠镜", "骨穿": "骨髓穿刺", "骨髓涂片": "骨髓穿刺",
                    "眼底": "眼底检查", "动态心电图": "心电图", "CTPA": "CT", "CTA": "CT", "CTU": "CT", "PET-CT": "CT",
                    "MRCP": "MRI", "MRA": "MRI", "正斜片": "X线", "正侧位片": "X线", "正位片": "X线", "侧位片": "X线",
-                   "斜位片": "X线", "DR": "X线"}
+                   "斜位片": "X线", "DR": "X线", "CDFI": "超声", "多普勒": "超声"}
 _REGION_SYNONYMS = (("头颅", "头部", "颅脑", "头", "颅"), ("胸部", "胸", "肺部", "肺", "胸腔"),
                     ("腹部", "腹", "上腹部", "全腹", "下腹部", "肝胆", "腹盆腔"), ("心脏", "心"), ("泌尿系", "肾", "双肾"))
 
@@ -639,10 +639,11 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     exam = str(c.extra.get("exam", c.key))
     content = str(c.extra.get("content", ""))
     same = [e for e in _record_exams(rec) if e[0] == mod and _regions_fit(region, e[1])]
+    negative = re.match(r"(?:未见|未发现|无|正常|无明显|均正常)", content)
     if not same:
         return _Verdict("unsupported", None, f"病历中没有{exam}的结果", f"the record has no {exam} result")
     best = max(same, key=lambda e: _content_recall(content, e[4]))
-    if re.match(r"(?:未见|未发现|无|正常|无明显|均正常)", content):
+    if negative:
         # a normal or negative report of a recorded examination: not an invention (a wrong one
         # is the negation and finding checks' to catch)
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果", f"the record has a {exam} result")

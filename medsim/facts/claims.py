@@ -784,7 +784,7 @@ def findings(text: str) -> list[Claim]:
 
 # imaging, endoscopy, pathology and tracing results (胸部CT示右肺下叶实变影, 头颅MRI未见异常): the
 # record must hold the examination, and what it showed
-_MODALITY = (r"PET-CT|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
+_MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
              r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
              r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶")
