@@ -1,6 +1,10 @@
-"""Evaluate the fact checker on the labelled CMB-Clin statements (tests/facts/data/facts_eval.jsonl).
+"""Evaluate the fact checker on labelled statements (default tests/facts/data/facts_eval.jsonl).
 
     python bench/eval_facts.py [--data PATH] [--cases PATH] [--misses N] [--json]
+
+Case ids ``cmb-N`` are CMB-Clin cases (``--cases``); any other id is a bundled case from
+scenarios/cases/*.yaml (inp-21 and so on). Items may carry a ``category`` (analyte, side, drug,
+result, size, summary): the figures are then also printed per category.
 
 A statement is *flagged* with a status when the checker reports at least one finding with that
 status; a faithful statement (expected ``supported``) is a false alarm when any finding is not
@@ -36,6 +40,18 @@ def load_items(path: Path) -> list[dict]:
 
 
 CLAIMS: dict[int, tuple[int, int]] = {}  # id(item) -> (claims checked, claims not supported)
+
+
+def load_cases(cmb_path: Path) -> dict:
+    """CMB-Clin cases by ``cmb-N`` plus every bundled case by its id."""
+    from medsim.scenario.load import load_case_file
+
+    raw = json.loads(cmb_path.read_text(encoding="utf-8"))
+    cases = {f"cmb-{c['id']}": cmb_case(c) for c in raw}
+    for path in sorted((ROOT / "scenarios" / "cases").glob("*.yaml")):
+        for case in load_case_file(path)[0]:
+            cases.setdefault(case.id, case)
+    return cases
 
 
 def predict(case, item: dict) -> set[str]:
@@ -91,7 +107,16 @@ def evaluate(items: list[dict], cases: dict) -> dict:
     misses = [{"case_id": i["case_id"], "label": i["label"], "statement": i["statement"], "expected": i["expected"],
                "got": sorted(g), **({"key_fact": i["key_fact"]} if i.get("key_fact") else {})}
               for i, g, ok in results if not ok]
-    return {"per_label": table, "overall": overall, "misses": misses}
+    by_category = {}
+    for cat in sorted({i["category"] for i in items if i.get("category")}):
+        rows = [(i, ok) for i, _, ok in results if i.get("category") == cat]
+        err = [ok for i, ok in rows if i["expected"] != "supported"]
+        fine = [ok for i, ok in rows if i["expected"] == "supported"]
+        by_category[cat] = {"n": len(rows), "errors": len(err), "caught": sum(err),
+                            "recall": sum(err) / len(err) if err else None,
+                            "faithful": len(fine), "false_alarms": len(fine) - sum(fine),
+                            "false_alarm_rate": (len(fine) - sum(fine)) / len(fine) if fine else None}
+    return {"per_label": table, "overall": overall, "per_category": by_category, "misses": misses}
 
 
 def main() -> None:
@@ -102,8 +127,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     items = load_items(args.data)
-    raw = json.loads(args.cases.read_text(encoding="utf-8"))
-    cases = {f"cmb-{c['id']}": cmb_case(c) for c in raw}
+    cases = load_cases(args.cases)
     t0 = time.perf_counter()
     res = evaluate(items, cases)
     res["seconds"] = round(time.perf_counter() - t0, 2)
@@ -122,6 +146,12 @@ def main() -> None:
           f"   false alarms on supported items {o['false_alarm_rate']:.3f}  ({res['seconds']} s)")
     print(f"claim-level false alarms: {o['claim_false_alarm_rate']:.3f} of {o['claims_in_supported_items']} claims "
           "in supported statements")
+    if res["per_category"]:
+        print(f"\n{'category':<16}{'n':>5}{'errors':>8}{'recall':>8}{'faithful':>10}{'false alarms':>14}")
+        for cat, row in res["per_category"].items():
+            rec = f"{row['recall']:.3f}" if row["recall"] is not None else "-"
+            fa = f"{row['false_alarms']} ({row['false_alarm_rate']:.3f})" if row["faithful"] else "-"
+            print(f"{cat:<16}{row['n']:>5}{row['errors']:>8}{rec:>8}{row['faithful']:>10}{fa:>14}")
     by = defaultdict(int)
     for m in res["misses"]:
         by[m["label"]] += 1

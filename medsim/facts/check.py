@@ -26,17 +26,18 @@ from typing import Any, Literal
 
 from rapidfuzz import fuzz
 
-from medsim.facts import textlayer, vocab
+from medsim.facts import textlayer
 from medsim.facts.claims import Claim
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
-from medsim.text import get_lexicon
+from medsim.text import analytes, get_lexicon
 from medsim.text.units import molar_mass, same_quantity, to_si
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
 KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
-           "laterality": "左右侧别", "duration": "病程时间"}
+           "laterality": "左右侧别", "duration": "病程时间",
+           "result": "检查结果"}
 
 
 @dataclass
@@ -132,12 +133,78 @@ def _similar_key(a: str, b: str) -> bool:
     return min(len(a), len(b)) >= 3 and fuzz.ratio(a, b) >= 85
 
 
-def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
+def _dims(c: Claim) -> list[tuple[str, str]]:
+    return list(c.extra.get("dims") or [(c.value_text, c.unit)])  # type: ignore[arg-type]
+
+
+def _same_dims(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> bool | None:
+    """Equal sizes after unit conversion (in order, or in any order for a dimension); None when
+    the kinds differ (a length against a volume)."""
+    if len(a) != len(b):
+        return None if len(a) > len(b) or len(a) == 1 else _same_dims(a, b[:len(a)])
+
+    def equal(pairs: list[tuple[tuple[str, str], tuple[str, str]]]) -> bool | None:
+        out = [same_quantity(float(x), ux, float(y), uy, a_text=x, b_text=y) for (x, ux), (y, uy) in pairs]
+        return None if None in out else all(out)
+
+    straight = equal(list(zip(a, b, strict=True)))
+    if straight or straight is None or len(a) == 1:
+        return straight
+    return equal(list(zip(sorted(a, key=lambda d: float(d[0])), sorted(b, key=lambda d: float(d[0])), strict=True)))
+
+
+def _context_score(a: str, b: str) -> float:
+    if not a or not b:
+        return 0.0
+    return max(fuzz.ratio(a, b), _bigram_recall(a, b), fuzz.partial_ratio(a, b) if min(len(a), len(b)) >= 3 else 0.0)
+
+
+def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A size held against the record's sizes of the same kind: the one measuring the most similar
+    thing (by the words around it). Same value: supported; a similar thing with another value:
+    value mismatch; nothing alike: not checked (sizes are too freely worded for absence to count)."""
+    context = str(c.extra.get("context", ""))
+    mine = _dims(c)
+    scored = []
+    for r in rec.of("measurement"):
+        if not r.extra.get("compare_only"):
+            continue
+        same = _same_dims(mine, _dims(r))
+        if same is None:
+            continue
+        scored.append((_context_score(context, str(r.extra.get("context", ""))), same, r))
+    if not scored:
+        return None
+    for score, same, r in sorted(scored, key=lambda t: -t[0]):
+        if same and (score >= 30 or len(mine) > 1):
+            return _Verdict("supported", r, f"大小与病历一致：{rec.text[r.start:r.end]}",
+                            f"size matches the record: {rec.text[r.start:r.end]}")
+    # a dimension with all but one number the same is the same thing with one number changed
+    alike = [r for _, _, r in scored if len(_dims(r)) == len(mine)]
+    near = [(score, r) for score, _, r in scored
+            if len(mine) > 1 and len(_dims(r)) == len(mine) and (score >= 30 or len(alike) == 1)
+            and sum(bool(_same_dims([a], [b])) for a, b in zip(mine, _dims(r), strict=True)) == len(mine) - 1]
+    if near:
+        r = max(near, key=lambda t: t[0])[1]
+        shown = rec.text[r.start:r.end]
+        return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
+    score, _, r = max(scored, key=lambda t: t[0])
+    if score >= 60 and len(context) >= 2:
+        shown = rec.text[r.start:r.end]
+        return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
+    return None
+
+
+def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.key == "size":
+        return _size(c, rec)
     cands = rec.of("measurement", c.key)
-    if not cands and c.key not in _KNOWN_ANALYTES:
-        cands = [r for r in rec.of("measurement") if r.key not in _KNOWN_ANALYTES and _similar_key(c.key, r.key)]
+    if not cands and analytes.get(c.key) is None:
+        cands = [r for r in rec.of("measurement") if analytes.get(r.key) is None and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
-    if not cands and (c.extra.get("cmp") or c.extra.get("compare_only")):
+    if not cands and c.extra.get("compare_only"):
+        return _size(c, rec)  # the record may give it under a generic name (胆总管扩张，直径1.5cm)
+    if not cands and c.extra.get("cmp"):
         # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
         # the record does not give under that name: nothing to compare
         return None
@@ -182,7 +249,7 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict:
 
 def _molar_mass(c: Claim) -> float | None:
     """g/mol of the claim's analyte, by the label it was written with or the key's other spellings."""
-    for name in (str(c.extra.get("name", "")), *vocab.ANALYTES.get(c.key, ())):
+    for name in (str(c.extra.get("name", "")), *analytes.names(c.key)):
         mass = molar_mass(name) if name else None
         if mass:
             return mass
@@ -232,6 +299,14 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     return [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
 
 
+_SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
+
+
+def _side_fits(claimed: str, recorded: str) -> bool:
+    """A recorded side that does not deny the claimed one: the same, none given, or both sides."""
+    return not recorded or recorded == claimed or recorded == "双"
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
@@ -255,9 +330,16 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             return _Verdict("unsupported", None, f"病历未记载“{label}”的有无", f"the record says nothing of {label}")
         return _Verdict("unsupported", None, f"病历中没有“{label}”", f"{label} is not in the record")
     mine = [r for r in same if r.owner == c.owner]
-    for r in mine:
-        if r.polarity == c.polarity:
-            return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
+    agreeing = [r for r in mine if r.polarity == c.polarity]
+    if agreeing and c.side and c.polarity == "present" and not any(_side_fits(c.side, r.side) for r in agreeing):
+        # the record has the finding on the other side only (左侧胸腔积液 vs 右侧少量胸腔积液)
+        r = agreeing[0]
+        shown = rec.text[r.start:r.end]
+        where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
+        return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
+                        f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
+    for r in agreeing:
+        return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
     opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity
                 # 无继发性高血压 does not deny the recorded 高血压: absence of a narrower kind
                 and not (c.polarity == "absent" and r.key != c.key and r.key in c.key)]
@@ -325,9 +407,51 @@ def _diagnosis(c: Claim, rec: ClaimIndex, diagnoses: list[str] | None) -> _Verdi
                     f"the record's diagnosis is {listed}; it does not support {label}")
 
 
-def _drug(c: Claim, rec: ClaimIndex) -> _Verdict:
+def _record_drugs(c: Claim, rec: ClaimIndex) -> list[Claim]:
+    """The record's mentions of the claim's drug: dosed or not, by its generic name, a similar
+    name (美托洛尔 in 琥珀酸美托洛尔缓释片) or any written form of it found in the record text."""
+    same = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
+    if same:
+        return same
+    for term in dict.fromkeys((str(c.extra.get("name", "")), c.key, *textlayer.aliases(c.key))):
+        pos = rec.text.find(term) if len(term) >= 2 else -1
+        if pos >= 0:
+            polarity, owner = textlayer.polarity_at(rec.context, pos, pos + len(term))
+            return [Claim("drug", pos, pos + len(term), term, key=c.key, polarity=polarity, owner=owner,
+                          extra={"name": term, "no_dose": True})]
+    return []
+
+
+def _drug_named(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A drug named without a dose: held against the drugs the record names, whatever their dose."""
     name = str(c.extra.get("name", c.key))
-    cands = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
+    found = _record_drugs(c, rec)
+    given = [r for r in found if r.polarity != "absent"]
+    if c.polarity == "absent":
+        # 未服用抗凝药: only a record that gives the drug can deny it
+        if found and not any(r.polarity == "absent" for r in found) and given:
+            r = given[0]
+            return _Verdict("contradicted", r, f"病历记载使用了{name}：{rec.text[r.start:r.end]}",
+                            f"the record has {name}: {rec.text[r.start:r.end]}")
+        return _Verdict("supported", found[0], f"与病历一致：未用{name}", f"matches the record: no {name}") \
+            if found else None
+    if given:
+        return _Verdict("supported", given[0], f"与病历一致：{name}", f"matches the record: {name}")
+    if found:
+        r = found[0]
+        return _Verdict("contradicted", r, f"病历记载未使用{name}：{rec.text[r.start:r.end]}",
+                        f"the record says {name} was not used: {rec.text[r.start:r.end]}")
+    if c.extra.get("class"):
+        return None  # a kind of drug (降压药, 抗生素): the record may name its members in any words
+    return _Verdict("unsupported", None, f"病历中没有使用{name}的记录", f"the record has no {name}")
+
+
+def _drug(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.extra.get("no_dose"):
+        return _drug_named(c, rec)
+    name = str(c.extra.get("name", c.key))
+    dosed = [r for r in rec.of("drug") if not r.extra.get("no_dose")]
+    cands = [r for r in dosed if r.key == c.key] or [r for r in dosed if _similar_key(c.key, r.key)]
     for r in cands:
         same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)
         if same:
@@ -371,11 +495,21 @@ def _age(c: Claim, rec: ClaimIndex) -> _Verdict:
                     f"age contradicts the record ({rec.text[r.start:r.end]})")
 
 
+def _same_place(c: Claim, r: Claim) -> bool:
+    """The record mention ``r`` puts the claim's part on the same side (a bilateral record covers
+    either side) and, for a lung, in an overlapping zone (右下肺 = 右肺下叶; 双肺中下野 covers 下)."""
+    if r.side != c.side and r.side != "双":
+        return False
+    zc, zr = str(c.extra.get("zone", "")), str(r.extra.get("zone", ""))
+    return not zc or not zr or bool(set(zc) & set(zr))
+
+
 def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = rec.of("laterality", c.key)
     if not cands:
         return None  # the record gives no side for this part: nothing to hold it against
-    if c.side == "双" and {r.side for r in cands} >= {"左", "右"}:
+    if c.side == "双" and {r.side for r in cands if _same_place(Claim(c.kind, 0, 0, "", side=r.side,
+                                                                      extra=c.extra), r)} >= {"左", "右"}:
         return _Verdict("supported", cands[0], f"侧别一致：{c.text}", f"both sides are recorded: {c.text}")
     # the record mention that says the same thing (右侧阴囊空虚 vs 左侧阴囊空虚 / 右侧阴囊内可扪及睾丸)
     context = str(c.extra.get("context", ""))
@@ -388,16 +522,19 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     best_score, best = scored[0]
     if best_score >= 50 and len(context) >= 3:
         close = [r for s, r in scored if s >= best_score - 5]
-        if any(r.side == c.side or r.side == "双" for r in close):
+        if any(_same_place(c, r) for r in close):
             return _Verdict("supported", best, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = close[0]
     else:
         for r in cands:
-            if r.side == c.side or r.side == "双":
+            if _same_place(c, r):
                 return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = cands[0]
-    return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{rec.text[r.start:r.end]}”",
-                    f"wrong side: the record has {rec.text[r.start:r.end]}")
+    shown = rec.text[r.start:r.end]
+    if r.side == c.side:
+        return _Verdict("contradicted", r, f"部位（肺叶/肺野）与病历不符：病历为“{shown}”",
+                        f"wrong lobe or zone: the record has {shown}")
+    return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{shown}”", f"wrong side: the record has {shown}")
 
 
 def _key_score(a: str, b: str) -> float:
@@ -433,17 +570,91 @@ def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return _Verdict("contradicted", r, f"时间与病历不符：病历为{r.text}", f"duration contradicts the record ({r.text})")
 
 
-_MATCHERS = {"measurement": _measurement, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
+_MODALITY_CLASS = {"B超": "超声", "彩超": "超声", "心超": "超声", "超声心动图": "超声", "X光": "X线", "胸片": "X线", "平片": "X线",
+                   "磁共振": "MRI", "核磁": "MRI", "MR": "MRI", "结肠镜": "肠镜", "骨穿": "骨髓穿刺", "骨髓涂片": "骨髓穿刺",
+                   "眼底": "眼底检查", "动态心电图": "心电图", "CTPA": "CT", "CTA": "CT", "CTU": "CT", "PET-CT": "CT",
+                   "MRCP": "MRI", "MRA": "MRI", "正斜片": "X线", "正侧位片": "X线", "正位片": "X线", "侧位片": "X线",
+                   "斜位片": "X线", "DR": "X线", "CDFI": "超声", "多普勒": "超声"}
+_REGION_SYNONYMS = (("头颅", "头部", "颅脑", "头", "颅"), ("胸部", "胸", "肺部", "肺", "胸腔"),
+                    ("腹部", "腹", "上腹部", "全腹", "下腹部", "肝胆", "腹盆腔"), ("心脏", "心"), ("泌尿系", "肾", "双肾"))
+
+
+def _regions_fit(a: str, b: str) -> bool:
+    """One examination region names the other's: empty, contained, a shared pair of characters, or
+    the same region in other words (头颅 = 头部 = 颅脑)."""
+    if not a or not b or a in b or b in a:
+        return True
+    if any(a[i:i + 2] in b for i in range(len(a) - 1)):
+        return True
+    return any(any(w in a for w in group) and any(w in b for w in group) for group in _REGION_SYNONYMS)
+
+
+def _record_exams(rec: ClaimIndex) -> list[tuple[str, str, int, int, str]]:
+    """(modality class, region, start, end, what follows to the end of its line) of every
+    examination the record names, computed once per record."""
+    if rec.exams is None:
+        from medsim.facts.claims import EXAM_MENTION, exam_phrase
+
+        found = []
+        for m in EXAM_MENTION.finditer(rec.text):
+            region, mod = exam_phrase(m)
+            if not region:  # CT肺动脉造影: the region follows the modality
+                region = re.sub(r"^(?:检查|平扫|增强|扫描|示|提示)+", "", re.match(r"[\u4e00-\u9fa5]{0,5}", rec.text[m.end():]).group(0))
+                region = re.split(r"检查|示|提示|见|：", region)[0]
+            line_end = rec.text.find("\n", m.end())
+            line_end = len(rec.text) if line_end < 0 else line_end
+            follow = rec.text[m.end():line_end]
+            if len(follow.strip(" ：:（）()0123456789")) < 3:  # a heading: the result is on the next line
+                nxt = rec.text.find("\n", line_end + 1)
+                follow = rec.text[m.end():len(rec.text) if nxt < 0 else nxt]
+            found.append((_MODALITY_CLASS.get(mod, mod), region, m.start(), m.end(), follow))
+        rec.exams = found
+    return rec.exams
+
+
+_RESULT_NOISE = re.compile(r"[^\u4e00-\u9fa5]")
+_FILLER = set("左右双侧约及和与伴可为的")
+
+
+def _content_recall(content: str, other: str) -> float:
+    """How much of the content's wording (Chinese characters; numbers, sides and fillers aside) is
+    in ``other``: its character pairs found there, or its characters less a margin for reordering
+    (未见出血 for 未见颅内出血)."""
+    core = _RESULT_NOISE.sub("", content)
+    plain = _RESULT_NOISE.sub("", other)
+    grams = {core[i:i + 2] for i in range(len(core) - 1)}
+    chars = set(core) - _FILLER
+    if not grams or not chars:
+        return 1.0
+    pairs = sum(g in plain for g in grams) / len(grams)
+    return max(pairs, sum(ch in plain for ch in chars) / len(chars) - 0.2)
+
+
+def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """An examination's result: the record must name the examination (same kind, a region that
+    fits) and hold what the text says it showed (most of its wording, in that examination's
+    report or anywhere in the record)."""
+    mod = _MODALITY_CLASS.get(c.key, c.key)
+    region = str(c.extra.get("region", ""))
+    exam = str(c.extra.get("exam", c.key))
+    content = str(c.extra.get("content", ""))
+    same = [e for e in _record_exams(rec) if e[0] == mod and _regions_fit(region, e[1])]
+    negative = re.match(r"(?:未见|未发现|无|正常|无明显|均正常)", content)
+    if not same:
+        return _Verdict("unsupported", None, f"病历中没有{exam}的结果", f"the record has no {exam} result")
+    best = max(same, key=lambda e: _content_recall(content, e[4]))
+    if negative:
+        # a normal or negative report of a recorded examination: not an invention (a wrong one
+        # is the negation and finding checks' to catch)
+        return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果", f"the record has a {exam} result")
+    if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
+        return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
+    return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",
+                    f"the record's {exam} result does not say {content}")
+
+
+_MATCHERS = {"measurement": _measurement, "result": _result, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
              "laterality": _laterality, "duration": _duration}
-_KNOWN_ANALYTES: set[str] = set()
-
-
-def _known() -> set[str]:
-    if not _KNOWN_ANALYTES:
-        from medsim.facts.vocab import ANALYTES
-
-        _KNOWN_ANALYTES.update(ANALYTES)
-    return _KNOWN_ANALYTES
 
 
 # ------------------------------------------------------------------------------ check
@@ -451,7 +662,6 @@ def _known() -> set[str]:
 def judge(claim: Claim, rec: ClaimIndex, diagnoses: list[str] | None = None) -> _Verdict | None:
     """The verdict on one claim, or None when the record has nothing to hold it against.
     ``diagnoses``: the record's diagnosis list, for a diagnosis the text states."""
-    _known()
     if claim.diagnosis:
         return _diagnosis(claim, rec, diagnoses)
     return _MATCHERS[claim.kind](claim, rec)
@@ -463,6 +673,7 @@ _NO_VERDICT = {
     "duration": ("病历中没有同一症状的时间可对照", "the record gives no duration for the same thing"),
     "laterality": ("病历未记载该部位的侧别", "the record gives no side for this part"),
     "measurement": ("阈值或标准，病历中没有可比较的数值", "a threshold or criterion with no recorded value to compare"),
+    "drug": ("药物类别或未用药的陈述，病历中没有可对照的记载", "a drug class, or a drug not taken, that the record does not mention"),
 }
 
 

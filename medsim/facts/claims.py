@@ -14,6 +14,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
+from medsim.text import analytes
 from medsim.text.measures import cn_number, frequency
 from medsim.text.patterns import FREQ_PATTERN
 from medsim.text.units import canonical_unit
@@ -88,48 +89,33 @@ _UNIT_ALTS = (
     r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
-    rf"(?P<cmp>[<>≤≥])?\s*(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?\s*(?P<unit>{_UNIT_ALTS})"
+    # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
+    rf"(?P<cmp>[<>≤≥])?\s*(?P<v>(?:(?<![\dA-Za-z.])[-−](?=\d))?\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+(?:\.\d+)?))?"
+    rf"\s*(?P<unit>{_UNIT_ALTS})"
 )
+def _num(v: str) -> float:
+    return -float(v[1:]) if v[:1] in "-−" else float(v)
+
+
 _NAME_CHARS = re.compile(r"[\u4e00-\u9fa5A-Za-z0-9\-+βγα]")
 _SKIP_NAMES = {"直径", "大小", "长", "宽", "厚", "面积", "最厚处", "长度", "深", "范围", "距离", "约", "量", "尿量", "出血量"}
 
-_ALIAS_INDEX: list[tuple[str, str]] = sorted(
-    ((alias, key) for key, aliases in vocab.ANALYTES.items() for alias in aliases), key=lambda p: -len(p[0])
-)
+def analyte_of(name: str, unit: str | None = None) -> tuple[str, str] | None:
+    """(analyte key, name as written) nearest the value in the name run (血糖控制在 → glu); the
+    value's unit settles a name two analytes share (P 2.41mmol/L is phosphate). The names are the
+    text layer's (``medsim.text.analytes``)."""
+    found = analytes.analyte_in(name, unit)
+    return (found[0], found[1]) if found else None
 
 
-_ALIAS_RX = re.compile("|".join(re.escape(a) for a, _ in _ALIAS_INDEX))
-_ALIAS_KEY = dict(_ALIAS_INDEX)
-
-
-def analyte_of(name: str) -> tuple[str, str] | None:
-    """(canonical analyte, alias) nearest the value in the name run (血糖控制在 → glu), or None."""
-    best: tuple[int, int, str, str] | None = None
-    for i in range(len(name)):
-        m = _ALIAS_RX.match(name, i)  # longest alias first at each position
-        while m:
-            alias = m.group(0)
-            before = name[i - 1] if i else ""
-            after = name[m.end()] if m.end() < len(name) else ""
-            # a Latin abbreviation must not be part of a longer Latin word (HbA1c, APTT, TBIL)
-            ok = not alias.isascii() or (
-                not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalnum())
-            )
-            if ok:
-                if best is None or (m.end(), len(alias)) > (best[0], best[1]):
-                    best = (m.end(), len(alias), _ALIAS_KEY[alias], alias)
-                break
-            # try a shorter alias at the same position (T in Tmax is not wanted, but TB in TBIL is)
-            shorter = [a for a, _ in _ALIAS_INDEX if len(a) < len(alias) and name.startswith(a, i)]
-            m = re.compile(re.escape(shorter[0])).match(name, i) if shorter else None
-    return (best[2], best[3]) if best else None
+_LEAD_WORDS = sorted(vocab.LEAD_WORDS, key=len, reverse=True)
 
 
 def _strip_lead(name: str) -> str:
     changed = True
     while changed and name:
         changed = False
-        for word in sorted(vocab.LEAD_WORDS, key=len, reverse=True):
+        for word in _LEAD_WORDS:
             if name.startswith(word) and len(name) > len(word):
                 name, changed = name[len(word):], True
                 break
@@ -152,20 +138,45 @@ _UNIT_DEFAULT = {"℃": "temperature"}
 _PERSON = re.compile(r"(?:孩子|小孩|宝宝|患儿|病儿|患者|病人|本人|您|你|他|她|我)(?:的)?(?:现在|现|目前)?(?:约|为|是|有)?")
 
 
-def _analyte_back(text: str, pos: int) -> tuple[str, str, int] | None:
+def _analyte_back(text: str, pos: int, unit: str | None = None) -> tuple[str, str, int] | None:
     """The nearest analyte named earlier in the same sentence: 血钾低，最低1.6mmol/L → k."""
     sentence_start = max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), pos - 24, 0)
     window = text[sentence_start:pos]
-    found = analyte_of(window)
+    found = analyte_of(window, unit)
     if not found:
         return None
     key, alias = found
     return key, alias, sentence_start + window.rfind(alias)
 
 
+_RESPECTIVELY = re.compile(r"分别(?:为|是|约为|约|达)")
+
+
+def _respectively(text: str, values: list[re.Match[str]]) -> dict[int, tuple[str, str, int]]:
+    """A及B分别为x和y: the n-th value belongs to the n-th analyte named before 分别为, not to the
+    analyte nearest it. Value start → (key, name, name start)."""
+    out: dict[int, tuple[str, str, int]] = {}
+    for r in _RESPECTIVELY.finditer(text):
+        head_start = max(textlayer.clause_start(text, r.start()), r.start() - 30)
+        head = text[head_start:r.start()]
+        named = []
+        for part in re.split(r"[及和与、]", head):
+            found = analytes.analyte_in(part)
+            if found:
+                named.append((found[0], found[1], head_start + head.find(part) + found[2]))
+        if len(named) < 2:
+            continue
+        after = [m for m in values if r.end() <= m.start() < r.end() + 60]
+        for (key, name, start), m in zip(named, after, strict=False):
+            out[m.start()] = (key, name, start)
+    return out
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
-    for m in MEASURE.finditer(text):
+    found_values = list(MEASURE.finditer(text))
+    respectively = _respectively(text, found_values) if "分别" in text else {}
+    for m in found_values:
         unit = canonical_unit(re.sub(r"\s", "", m.group("unit")))  # μ mol/L as some reports print it
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
@@ -175,8 +186,14 @@ def measurements(text: str) -> list[Claim]:
         if word:
             cmp = "<" if word.group(1) in ("低于", "小于", "不足", "不超过") else ">"
             name = name[: word.start()]
-        found = analyte_of(name)
+        found = analyte_of(name, unit)
         start = m.start()
+        if m.start() in respectively:
+            key, alias, start = respectively[m.start()]
+            out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=_num(m.group("v")),
+                             value_text=m.group("v").lstrip("-−"), unit=unit,
+                             extra={"name": alias, "value_start": m.start("v"), "cmp": cmp}))
+            continue
         if not found and unit == "kg" and _PERSON.fullmatch(_strip_lead(name)):
             found = ("weight", name)  # 孩子18kg, 患者65kg: the person's weight
         if not found and (unit == "℃" or (unit == "mmHg" and m.group("v2"))):
@@ -195,7 +212,7 @@ def measurements(text: str) -> list[Claim]:
                     alias = {"temperature": "体温", "bp": "血压"}[key]
                     start = name_start if name else m.start()
                 else:
-                    back = _analyte_back(text, name_start)
+                    back = _analyte_back(text, name_start, unit)
                     if not back or back[0] in ("temperature", "bp") and unit not in ("℃", "mmHg"):
                         continue
                     key, alias, _ = back
@@ -206,12 +223,12 @@ def measurements(text: str) -> list[Claim]:
                 key = re.sub(r"^(血清|血浆|血)", "", bare) or bare
                 alias = bare
                 start = name_start + name.rfind(alias)
-        if unit == "mmHg" and key != "bp" and not m.group("v2"):
-            continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg)
+        if unit == "mmHg" and not m.group("v2") and (key == "bp" or not analytes.pressure_analyte(key)):
+            continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg); PaCO2 68mmHg is
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
-                value=float(m.group("v")), value_text=m.group("v"),
+                value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"),
                 value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
@@ -244,27 +261,93 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
             bare = re.split(r"提示|显示|示|可见|见", bare)[-1]
             if unit in ("mL", "L") and bare.endswith(_VOLUME_NAMES):
                 bare = next(v for v in _VOLUME_NAMES if bare.endswith(v))
-            elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare) \
-                    or re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
+            elif re.fullmatch(r"(每次|每日|每天|共计|共|总共|合计|一次|单次)(量)?", bare):
+                continue
+            elif len(bare) < 2 or bare in _SKIP_NAMES or bare.endswith(tuple(_SKIP_NAMES)) or _QUALIFIERS.match(bare):
+                # a generic name (直径, 最大, 深约): what is measured is said around it; a length only
+                if unit in ("cm", "mm") and not name.endswith("每"):
+                    out.append(_size_claim(text, m.start(), m.end(), [(m.group("v"), unit)]))
                 continue
             key = alias = bare
         start = name_start + name.rfind(alias)
         out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
                          value_text=m.group("v"), unit=unit,
-                         extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True}))
+                         extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True,
+                                "context": _size_context(text, m.start(), m.end())}))
+    for m in _DIMENSIONS.finditer(text):
+        if any(c.start <= m.start() < c.end for c in taken):
+            continue
+        units = [m.group(g) for g in ("ua", "ub", "uc")]
+        if not any(units):
+            continue
+        last = next(u for u in reversed(units) if u)
+        dims = []
+        for g, u in zip(("a", "b", "c"), units, strict=True):
+            if m.group(g):
+                dims.append((m.group(g), canonical_unit(u or last)))
+        out.append(_size_claim(text, m.start(), m.end(), dims))
     return out
+
+
+# a dimension: 6.5cm×5.8cm, 3.5×2.8×3.0cm, 12mm×10mm (a unit on at least one number)
+_DIMENSIONS = re.compile(r"(?<![\d.×xX*])(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>cm|mm)?\s*[×xX*]\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>cm|mm)?"
+                         r"(?:\s*[×xX*]\s*(?P<c>\d+(?:\.\d+)?)\s*(?P<uc>cm|mm)?)?(?![\d.])")
+_SIZE_NOISE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|mm|mL|ml|L)?|[×xX*～~\-–（）()：:，,。；、\s]|[左右双]侧?|约|大小|直径|"
+                         r"示|提示|显示|可见|见|为|达|最大")
+
+
+def _size_context(text: str, start: int, end: int) -> str:
+    """What a size measures: its clause without numbers, units, sides and size words; the clause
+    before too when this one names nothing (胆总管扩张，直径1.5cm)."""
+    cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
+    context = _SIZE_NOISE.sub("", text[cs:ce])
+    for _ in range(2):  # 肝区肋弓下可触及一肿物，形状规则，大小约3cm×2cm: back to what has a name
+        if len(context) >= 6 or cs <= 1 or text[cs - 1] in "。；\n":
+            break
+        ps = textlayer.clause_start(text, cs - 1)
+        context = _SIZE_NOISE.sub("", text[ps:cs - 1]) + context
+        cs = ps
+    return context
+
+
+def _size_claim(text: str, start: int, end: int, dims: list[tuple[str, str]]) -> Claim:
+    """A size without a name of its own: compared with the record's sizes measuring the same thing."""
+    ns = max(textlayer.clause_start(text, start), start - 12)
+    return Claim("measurement", ns, end, text[ns:end], key="size", value=float(dims[0][0]), value_text=dims[0][0],
+                 unit=dims[0][1], extra={"name": "大小", "value_start": start, "cmp": "", "compare_only": True,
+                                          "dims": dims, "context": _size_context(text, start, end)})
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
 
 
-def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
-    """pH, INR, 比重 as the text layer reads them: a value with a label and no unit."""
+# a bare number (no unit after it): 酸碱度7.41, 国际标准化比值 1.52, pH7.3
+_BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]|\s*[A-Za-zμ%℃×/^*])")
+
+
+def _bare_unitless(text: str) -> list[tuple[str, float, int, int]]:
+    """Unitless values under a name the analyte lexicon knows, which the text layer's label list
+    may not (酸碱度, 国际标准化比值)."""
     out = []
-    for label, value, start, end in textlayer.unitless_labs(text):
-        found = analyte_of(label)
+    for m in _BARE_NUMBER.finditer(text):
+        name, name_start = _name_before(text, m.start())
+        found = analytes.analyte_in(name, "") if name else None
+        if found and analytes.unitless(found[0]) and name.endswith(found[1]):
+            start = name_start + found[2]
+            out.append((text[start:m.end()], float(m.group(0)), start, m.end()))
+    return out
+
+
+def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
+    """pH, INR, 比重: a value with a label and no unit, as the text layer reads them or under a
+    name of the analyte lexicon."""
+    out: list[Claim] = []
+    for label, value, start, end in [*textlayer.unitless_labs(text), *_bare_unitless(text)]:
+        if any(c.start < end and start < c.end for c in out):
+            continue
+        found = analyte_of(label, "")
         number = _LAST_NUMBER.search(label)
-        if not found or found[0] not in vocab.UNITLESS_ANALYTES or not number:
+        if not found or not analytes.unitless(found[0]) or not number:
             continue
         if any(c.start < end and start < c.end for c in taken):
             continue
@@ -292,6 +375,8 @@ _DRUG_PREFIXES = ("头孢", "阿莫", "左氧", "甲硝", "抗蛇毒", "胰岛�
 def generic_name(name: str) -> str:
     name = name.strip("“”\"'（）() ")
     canon = textlayer.canonical(name)  # brand names map to the generic in the drug lexicon
+    if canon != name and textlayer.is_drug(name):
+        return canon
     for suffix in ("肠溶片", "缓释片", "控释片", "分散片", "片", "胶囊", "注射液", "颗粒", "钠片", "钠"):
         if canon.endswith(suffix) and len(canon) > len(suffix) + 1:
             canon = textlayer.canonical(canon[: -len(suffix)])
@@ -331,6 +416,11 @@ def drugs(text: str) -> list[Claim]:
         name = _strip_lead(name)
         if len(name) < 2:
             continue
+        if not textlayer.is_drug(name):
+            # words before the name (建议立即嚼服阿司匹林): the longest tail the lexicon knows as a drug
+            known_tail = next((name[i:] for i in range(1, len(name) - 1) if textlayer.is_drug(name[i:])), "")
+            if known_tail and "含" not in name[:len(name) - len(known_tail)]:
+                name = known_tail
         sentence = text[sentence_start:m.start()]
         tail = text[m.end():textlayer.clause_end(text, m.end()) + 8]
         route = route or next((r for r in (*vocab.ROUTE_CUES, *_ADMIN) if r in sentence or r in tail[:8]), "")
@@ -356,6 +446,72 @@ def drugs(text: str) -> list[Claim]:
                 extra={"name": name, "route": route, "freq": _per_day(fm.group(0)) if fm else None},
             )
         )
+    return out
+
+
+# a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
+_GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
+                         r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# what a word names when it is a kind of drug, not one drug (降压药, 头孢类抗生素, 非甾体抗炎药, 钙剂)
+_DRUG_CLASS = re.compile(r"(?:药|药物|类|剂|制剂|抗生素|抗菌素|激素|中药|中成药|草药|保健品|疫苗)$"
+                         r"|^(?:NSAIDs?|ACEI|ARB|ARNI|PPI|CCB|SGLT2i?|DPP-4i?|GLP-1RA|DOAC|NOAC)$", re.I)
+
+
+def is_drug_class(name: str) -> bool:
+    return bool(_DRUG_CLASS.search(name))
+
+
+# a drug named without a dose is a claim about the patient only where the text says the patient
+# takes or took it (口服/服用/吸入/注射…, 对X过敏, X口服) — not in knowledge (纳洛酮拮抗阿片类, X用于Y)
+# — and a drug given (予/给予/加用…) only with a time that puts it in the record (外院予, 曾予): a
+# bare 予X抗感染 is the writer's plan
+_TAKEN_BEFORE = re.compile(r"服|吸入|注射|外用|含化|贴敷|涂抹|过敏|停用|停药|自行")
+_TAKEN_AFTER = re.compile(r"\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|过敏|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid)", re.I)
+_GIVEN_BEFORE = re.compile(r"予|给予|给|加用|改用|换用|使用|应用|联用|联合|静滴|静推|静注|滴注|输注|泵入|治疗")
+_GIVEN_AFTER = re.compile(r"\s*(?:静滴|静推|静注|滴注|输注|泵入|治疗|抗感染|无效|后)")
+_IN_RECORD_TIME = re.compile(r"外院|当地|院外|诊所|社区|入院前|发病前|此前|之前|曾|已|既往|长期|平素|平时|规律|一直|自行|期间|"
+                             r"术后|孕期|前予|前给|\d+\s*(?:天|日|周|月|年)(?:前|来)|近\d|近期")
+_NOT_TAKING = re.compile(r"用于|作用|适用|可用|选用|禁用|慎用|常用|首选|用法|用量|为首选|拮抗|解毒|属于|禁止|不要|不宜|避免|勿|忌")
+
+
+def _taking(text: str, cs: int, start: int, end: int, sentence: str) -> bool:
+    """The text says the patient takes, took or was given the drug at ``start:end``."""
+    before, after = text[cs:start], text[end:end + 8]
+    if _NOT_TAKING.search(before) or _NOT_TAKING.match(after.lstrip()):
+        return False
+    if _TAKEN_BEFORE.search(before) or _TAKEN_AFTER.match(after):
+        return True
+    return bool((_GIVEN_BEFORE.search(before) or _GIVEN_AFTER.match(after)) and _IN_RECORD_TIME.search(sentence))
+
+
+def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
+    """Drugs named without a dose (长期服用地高辛): the lexicon's drug names as the text layer finds
+    them, and names after a verb of taking or giving that end like a drug. Kind ``drug`` with no
+    value; polarity from the text layer's cues (未服用抗凝药 is absent). Only where the text says the
+    patient takes or took it (``_taking``): a drug in an explanation or a plan is not a claim."""
+    spans = [(c.start, c.end) for c in taken]
+    found: dict[tuple[int, int], tuple[str, str]] = {}
+    for norm, surface, start, end in textlayer.drugs(text):
+        found[(start, end)] = (norm, surface)
+    for m in _GIVEN_DRUG.finditer(text):
+        name = m.group("name")
+        if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    out = []
+    ctx = textlayer.context(text) if found else None
+    for (start, end), (norm, surface) in sorted(found.items()):
+        if any(s < end and start < e for s, e in spans):
+            continue  # a dose claim or a lab value (胰岛素22.06mU/L) covers it already
+        if _DOSE.match(text, end) or MEASURE.match(text, end) or re.match(r"\s*[\d.]+\s*(?:mU|U/|ng|pg|nmol|mmol|μmol)", text[end:end + 12]):
+            continue
+        cs = textlayer.clause_start(text, start)
+        sentence = text[_sentence_start(text, start):textlayer.clause_end(text, end)]
+        if not _taking(text, cs, start, end, sentence):
+            continue
+        polarity, owner = textlayer.polarity_at(ctx, start, end)
+        key = generic_name(surface) if not is_drug_class(surface) else surface
+        out.append(Claim("drug", start, end, surface, key=key or norm, polarity=polarity, owner=owner,
+                         extra={"name": surface, "no_dose": True, "class": is_drug_class(surface)}))
     return out
 
 
@@ -408,9 +564,15 @@ def demographics(text: str) -> list[Claim]:
 # -------------------------------------------------------------------------- laterality
 
 _PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
-_SIDE = re.compile(rf"(?<![左右双])(?P<side>左|右|双)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
-# the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶
-_SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧])")
+_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+# the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶, 伸舌右偏
+_SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧顶底壁极偏移])")
+# a lung with its zone or lobe: 右下肺, 双肺中下野, 右肺下叶, 左肺上叶舌段, 肺右下叶
+_LUNG = re.compile(r"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?P<zone>上|中下|中|下)?肺(?:(?P<lobe>上|中下|中|下)(?:叶|野))?"
+                   r"|肺(?P<side2>左|右)(?P<lobe2>上|中|下)叶")
+_SIDE_WORD = {"两": "双"}
+# the side a finding is worse on: 下腹压痛、反跳痛，以左侧为重; 斑片影，右下肺为著 reads through _LUNG
+_PREDOMINANT = re.compile(r"以(?P<side>左|右)侧?(?:为|更)?(?:重|著|主|甚|明显)")
 
 
 def _side_context(text: str, start: int, end: int) -> str:
@@ -420,15 +582,33 @@ def _side_context(text: str, start: int, end: int) -> str:
 
 
 def laterality(text: str) -> list[Claim]:
+    """Sides attached to body parts; a lung's side carries its zone or lobe (``zone``: 上/中/下), so
+    右肺上叶 and 右肺下叶 differ and 右下肺 reads as 右肺下叶."""
     out = []
+    for m in _LUNG.finditer(text):
+        side = m.group("side") or m.group("side2")
+        zone = m.group("lobe") or m.group("lobe2") or m.group("zone") or ""
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="肺", side=_SIDE_WORD.get(side, side),
+                         extra={"context": _side_context(text, m.start(), m.end()), "zone": zone}))
+    for m in _PREDOMINANT.finditer(text):
+        # what is worse on that side is named in the clause before: keep it as the context
+        cs = textlayer.clause_start(text, m.start())
+        before = text[textlayer.clause_start(text, cs - 1):cs] if cs > 0 else ""
+        context = re.sub(r"[左右双]侧?", "", before + text[cs:m.start()])
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="以侧为重", side=m.group("side"),
+                         extra={"context": context}))
+    lungs = [(c.start, c.end) for c in out if c.key == "肺"]
     for rx in (_SIDE, _SIDE_AFTER):
         for m in rx.finditer(text):
             if text[m.end("side"):m.end("side") + 1] in ("右", "左"):
                 continue  # 左右 is not a side
             if text[m.start("side") - 1:m.start("side")] in ("左", "右"):
                 continue
-            out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"), side=m.group("side"),
-                             extra={"context": _side_context(text, m.start(), m.end())}))
+            if m.group("part") == "肺" and any(s <= m.start("part") < e for s, e in lungs):
+                continue
+            side = m.group("side")
+            out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"),
+                             side=_SIDE_WORD.get(side, side), extra={"context": _side_context(text, m.start(), m.end())}))
     return out
 
 
@@ -507,7 +687,7 @@ _EXAM_RESULT = re.compile(
 )
 
 
-def exam_results(text: str) -> list[Claim]:
+def qualitative_results(text: str) -> list[Claim]:
     """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
     阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
     out = []
@@ -571,8 +751,21 @@ def _polarity_owner(text: str, f: textlayer.FindingMention, cs: int, ce: int) ->
     return polarity, owner
 
 
+# the last side word in the clause before a finding, with no other part named between:
+# 右侧少量胸腔积液, 左侧腘静脉及小腿肌间静脉血栓形成
+_SIDE_IN_CLAUSE = re.compile(r"(左|右|双|两)侧?(?!.*[左右双两])")
+
+
+def _side_before(text: str, cs: int, start: int) -> str:
+    """A side the text layer did not attach: a 左侧/右侧/双侧 earlier in the finding's clause."""
+    m = _SIDE_IN_CLAUSE.search(text, max(cs, start - 10), start)
+    if not m or text[m.end():m.end() + 1] in "较比" or re.search(r"[较比于]", text[m.end():start]):
+        return ""  # 左小腿较右侧略肿胀: a comparison, not the finding's side
+    return _SIDE_WORD.get(m.group(1), m.group(1))
+
+
 def findings(text: str) -> list[Claim]:
-    out = organisms(text) + exam_results(text)
+    out = organisms(text) + qualitative_results(text)
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压
@@ -580,11 +773,56 @@ def findings(text: str) -> list[Claim]:
         sentence = text[_sentence_start(text, f.start):ce]
         polarity, owner = _polarity_owner(text, f, cs, ce)
         claim = Claim("finding", f.start, f.end, f.text, key=f.norm, polarity=polarity, owner=owner,
+                      side=f.side or _side_before(text, cs, f.start),
                       extra={"type": f.kind, "clause_text": text[cs:ce], "sentence": sentence})
         prefix = text[_sentence_start_nl(text, f.start):f.start]
         if f.kind == "disease":
             _mark_diagnosis(claim, text, prefix, cs, ce)
         out.append(claim)
+    return out
+
+
+# imaging, endoscopy, pathology and tracing results (胸部CT示右肺下叶实变影, 头颅MRI未见异常): the
+# record must hold the examination, and what it showed
+_MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
+             r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
+             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|见|报告|回报|发现|：|:)|\s*(?=未见|无明显|未发现)")
+_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|见|：|:)")
+_REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
+
+
+def exam_phrase(m: re.Match[str]) -> tuple[str, str]:
+    """(region, modality) of an examination mention, without the verbs before it (复查胸部CT → 胸部, CT)."""
+    region = _REGION_NOISE.sub("", m.group("region"))
+    region = re.split(r"[及和与、或]", region)[-1]  # 超声及CT: the CT has no region of its own
+    return region, m.group("mod")
+
+
+def exam_results(text: str) -> list[Claim]:
+    """An examination with what it showed. Kind ``result``: key = modality, extra region and the
+    content (to the end of the sentence)."""
+    out = []
+    for m in EXAM_MENTION.finditer(text):
+        cue = _RESULT_CUE.match(text, m.end())
+        if not cue:
+            continue
+        region, mod = exam_phrase(m)
+        end = len(text)
+        for stop in "。；;\n":
+            pos = text.find(stop, cue.end())
+            if pos >= 0:
+                end = min(end, pos)
+        later = _NEXT_EXAM.search(text, cue.end(), end)  # 超声示…，钼靶示…: each its own result
+        content = text[cue.end():later.start() if later else end].strip(" ，,")
+        content = re.sub(r"[（(][^）)]*[）)]", "", content)  # a bracketed aside is the writer's comment
+        if len(re.sub(r"[^\u4e00-\u9fa5]", "", content)) < 2:
+            continue
+        start = m.start() + len(m.group("region")) - len(region)
+        out.append(Claim("result", start, end, text[start:end], key=mod,
+                         extra={"region": region, "content": content, "exam": text[start:m.end()]}))
     return out
 
 
@@ -651,10 +889,11 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
 
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
-    claims = [*demographics(text), *measurements(text), *drugs(text), *laterality(text), *durations(text),
-              *findings(text)]
+    measured, dosed = measurements(text), drugs(text)
+    claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
+              *durations(text), *findings(text), *exam_results(text)]
     # a dose is not also a measurement, an age is not also a duration
-    dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug"]
+    dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug" and not c.extra.get("no_dose")]
     age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]
 
     def inside(c: Claim, spans: list[tuple[int, int]]) -> bool:

@@ -21,6 +21,7 @@ class ClaimIndex:
     context: FindingContext  # the text layer's cues, for stretches no claim covers
     by_kind: dict[str, list[Claim]] = field(default_factory=lambda: defaultdict(list))
     by_key: dict[tuple[str, str], list[Claim]] = field(default_factory=lambda: defaultdict(list))
+    exams: list[tuple[str, str, int, int, str]] | None = None  # the checker's examination index, built on first use
 
     def of(self, kind: str, key: str | None = None) -> list[Claim]:
         if key is None:

@@ -31,6 +31,7 @@ class FindingMention:
     polarity: str  # present | absent | uncertain
     owner: str  # patient | family
     kind: str = "symptom"  # symptom | disease
+    side: str = ""  # 左 | 右 | 双: the side the text layer attached (左下肢水肿), else empty
 
 
 SpanMap = Callable[[int, int], tuple[int, int]]
@@ -51,6 +52,12 @@ def _analysis(text: str) -> Analysis:
 def canonical(term: str) -> str:
     term = term.strip()
     return get_lexicon().canonical(term) or term
+
+
+@lru_cache(maxsize=4096)
+def aliases(term: str) -> tuple[str, ...]:
+    """Every written form of a term's lexicon entry (generic, brand and other names)."""
+    return tuple(get_lexicon().aliases(term))
 
 
 @lru_cache(maxsize=4096)
@@ -101,12 +108,14 @@ def family_before(text: str, start: int, pos: int) -> bool:
 
 
 _FINDING_TYPES = ("symptom", "disease")
+_SIDES = {"左": "左", "右": "右", "双侧": "双"}
 
 
 def findings(text: str) -> list[FindingMention]:
     """Symptom and disease mentions with the text layer's polarity and owner."""
     out = [
-        FindingMention(f.norm, f.text, f.start, f.end, f.polarity, f.owner, f.type)
+        FindingMention(f.norm, f.text, f.start, f.end, f.polarity, f.owner, f.type,
+                       _SIDES.get(f.entity.laterality or "", ""))
         for f in _analysis(text).findings
         if f.type in _FINDING_TYPES
     ]
@@ -121,6 +130,11 @@ def unitless_labs(text: str) -> list[tuple[str, float, int, int]]:
         if e.type == "lab_value" and e.unit is None and e.value is not None:
             out.append((e.text, e.value, e.start, e.end))
     return out
+
+
+def drugs(text: str) -> list[tuple[str, str, int, int]]:
+    """(canonical name, surface text, start, end) of the drugs the text layer finds."""
+    return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "drug"]
 
 
 def exams(text: str) -> list[tuple[str, str, int, int]]:

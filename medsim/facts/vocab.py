@@ -1,109 +1,14 @@
 """Closed word sets the claim patterns hang on.
 
 Not a lexicon (``lexicons/`` is, read through ``medsim.text``: findings, drugs and brand names,
-synonyms): analyte keys and the spellings a report uses for them, body-part heads a side attaches
-to, drug-name endings, and the cue words that mark advice, hypotheses and opinions.
+synonyms, and analytes by every name, ``medsim.text.analytes``): words that introduce a value,
+body-part heads a side attaches to, drug-name endings, and the cue words that mark advice,
+hypotheses and opinions.
 """
 
 from __future__ import annotations
 
 import re
-
-# canonical analyte -> spellings a Chinese report uses. Vitals first.
-ANALYTES: dict[str, tuple[str, ...]] = {
-    "temperature": ("体温", "T", "BT", "Tmax"),
-    "heart_rate": ("心率", "脉搏", "P", "PR", "HR", "脉率"),
-    "resp_rate": ("呼吸", "R", "RR", "呼吸频率"),
-    "bp": ("血压", "BP", "Bp", "bp"),
-    "spo2": ("血氧饱和度", "SpO2", "SPO2", "指脉氧", "血氧"),
-    "weight": ("体重",),
-    "height": ("身高",),
-    "bmi": ("BMI", "体重指数"),
-    "wbc": ("WBC", "白细胞", "白细胞计数", "白细胞总数"),
-    "rbc": ("RBC", "红细胞", "红细胞计数", "RED"),
-    "hb": ("Hb", "HGB", "HB", "血红蛋白", "Hgb"),
-    "plt": ("PLT", "血小板", "血小板计数"),
-    "neut_pct": ("N", "NE", "NEU", "中性粒细胞", "中性粒细胞百分比", "中性粒细胞比例", "中性"),
-    "lymph_pct": ("LY", "LYM", "淋巴细胞"),
-    "alt": ("ALT", "谷丙转氨酶", "丙氨酸氨基转移酶", "丙氨酸转移酶", "GPT"),
-    "ast": ("AST", "谷草转氨酶", "天冬氨酸氨基转移酶", "门冬氨酸氨基转移酶", "天门冬氨酸氨基转移酶", "门冬氨酸转移酶", "GOT"),
-    "tbil": ("TBIL", "TBil", "TB", "总胆红素", "T-BIL"),
-    "dbil": ("DBIL", "DBil", "Dbil", "DB", "CB", "直接胆红素", "结合胆红素"),
-    "ibil": ("IBIL", "间接胆红素"),
-    "alb": ("ALB", "Alb", "白蛋白"),
-    "ggt": ("GGT", "γ-GT", "谷氨酰转移酶", "谷氨酰转肽酶"),
-    "alp": ("ALP", "碱性磷酸酶"),
-    "ldh": ("LDH", "乳酸脱氢酶"),
-    "cr": ("Cr", "CREA", "肌酐", "血肌酐", "Scr"),
-    "bun": ("BUN", "尿素氮", "血尿素氮"),
-    "k": ("K", "K+", "钾", "血钾"),
-    "na": ("Na", "Na+", "钠", "血钠"),
-    "cl": ("Cl", "Cl-", "氯", "血氯"),
-    "ca": ("Ca", "Ca2+", "钙", "血钙"),
-    "mg": ("Mg2+", "镁", "血镁"),
-    "glu": ("GLU", "Glu", "血糖", "葡萄糖", "空腹血糖", "随机血糖"),
-    "hba1c": ("HbA1c", "糖化血红蛋白"),
-    "cea": ("CEA", "癌胚抗原", "血CEA"),
-    "afp": ("AFP", "甲胎蛋白"),
-    "ca199": ("CA19-9", "CA199"),
-    "psa": ("PSA", "tPSA", "总PSA"),
-    "fpsa": ("fPSA", "游离PSA"),
-    "pth": ("PTH", "甲状旁腺素", "甲状旁腺激素"),
-    "crp": ("CRP", "C反应蛋白", "C-反应蛋白"),
-    "pct": ("PCT", "降钙素原"),
-    "esr": ("ESR", "血沉", "红细胞沉降率"),
-    "ddimer": ("D-二聚体", "D二聚体", "DD"),
-    "tni": ("TnI", "cTnI", "肌钙蛋白I", "肌钙蛋白"),
-    "bnp": ("BNP", "脑钠肽", "NT-proBNP"),
-    "lactate": ("乳酸", "血乳酸", "Lac"),
-    "ammonia": ("血氨",),
-    "ferritin": ("铁蛋白", "血清铁蛋白"),
-    "inr": ("INR",),
-    "pt": ("PT", "凝血酶原时间"),
-    "aptt": ("APTT",),
-    "ph": ("pH", "PH", "酸碱度"),
-    "sg": ("尿比重", "比重", "SG"),
-    "renin": ("肾素",),
-    "aldosterone": ("醛固酮",),
-    "cortisol": ("皮质醇",),
-    "acth": ("ACTH", "促肾上腺皮质激素"),
-    "testosterone": ("睾酮",),
-    "hcg": ("β-HCG", "HCG", "人绒毛膜促性腺激素"),
-    "calcitonin": ("降钙素",),
-    "ua": ("UA", "尿酸", "血尿酸"),
-    "urea": ("Urea", "尿素"),
-    "tg": ("TG", "甘油三酯"),
-    "tc": ("TC", "总胆固醇", "胆固醇"),
-    "ldl": ("LDL-C", "LDL", "低密度脂蛋白胆固醇", "低密度脂蛋白"),
-    "hdl": ("HDL-C", "HDL", "高密度脂蛋白胆固醇", "高密度脂蛋白"),
-    "tsh": ("TSH", "促甲状腺激素"),
-    "ft3": ("FT3", "游离T3"),
-    "ft4": ("FT4", "游离T4"),
-    "ck": ("CK", "肌酸激酶"),
-    "ckmb": ("CK-MB", "肌酸激酶同工酶"),
-    "amylase": ("AMY", "淀粉酶", "血淀粉酶"),
-    "lipase": ("LPS", "脂肪酶"),
-    "pao2": ("PaO2", "PO2", "氧分压"),
-    "paco2": ("PaCO2", "PCO2", "二氧化碳分压"),
-    "hco3": ("HCO3-", "HCO3", "碳酸氢根"),
-    "co2cp": ("CO2CP", "CO2结合力", "二氧化碳结合力"),
-    "fib": ("FIB", "Fib", "纤维蛋白原"),
-    "tp": ("TP", "总蛋白"),
-    "glob": ("GLB", "球蛋白"),
-    "hct": ("HCT", "Hct", "红细胞压积", "红细胞比容"),
-    "mcv": ("MCV",),
-    "ret": ("RET", "Ret", "网织红细胞"),
-    "eos": ("EOS", "嗜酸性粒细胞"),
-    "ca125": ("CA125", "CA12-5"),
-    "ca153": ("CA15-3", "CA153"),
-    "insulin": ("胰岛素",),
-    "cpeptide": ("C肽", "C-肽"),
-    "egfr": ("eGFR", "肾小球滤过率"),
-    "fev1": ("FEV1",),
-}
-
-# Analytes printed without a unit (read through the text layer's labels, not the value pattern).
-UNITLESS_ANALYTES = ("ph", "inr", "sg")
 
 # Words that introduce a value but are not part of the analyte's name.
 LEAD_WORDS = (
@@ -122,6 +27,11 @@ BODY_PARTS = (
     "拇指", "示指", "食指", "中指", "环指", "小指", "前臂", "上臂", "肩胛", "胸壁", "乳头", "输卵管", "肾盂",
     "前列腺", "膀胱", "子宫", "甲状旁腺", "腮", "扁桃体", "声带",
     "冠状动脉", "颈内动脉", "椎动脉", "股骨", "胫骨", "腓骨", "尺骨", "桡骨", "肱骨", "锁骨", "声带", "扁桃体",
+    # vessels, and the parts an examiner gives a direction to (伸舌右偏, 口角左歪, 气管右移)
+    "腘静脉", "股静脉", "髂静脉", "下肢静脉", "颈静脉", "锁骨下静脉", "肾静脉", "颈总动脉", "锁骨下动脉", "大脑中动脉",
+    "大脑前动脉", "大脑后动脉", "肾动脉", "股动脉", "髂动脉", "桡动脉", "足背动脉", "腘动脉", "肺动脉", "眼底", "视网膜",
+    "伸舌", "舌", "口角", "偏身", "半身", "气管", "鼻唇沟", "额纹", "眼裂", "侧脑室", "丘脑", "额叶", "顶叶", "颞叶", "枕叶", "放射冠",
+    "附件区", "髂窝", "骶髂关节", "髋关节", "膝关节", "肩关节", "踝关节", "肘关节", "腕关节", "胸腔", "肾盂", "肾上腺区",
 )
 
 # Drug-name endings common in Chinese generic names; a route cue catches the rest.
@@ -164,7 +74,9 @@ ACTION_VERBS = ("切除", "清除", "摘除", "治疗", "控制", "预防", "排
 GENERAL_SECTIONS = ("鉴别诊断", "鉴别", "需与", "应与", "病因", "发病机制", "病理生理", "临床表现")
 ADVICE_SECTIONS = ("治疗原则", "治疗方案", "治疗措施", "处理原则", "治疗计划", "治疗建议", "进一步检查", "预防", "随访",
                    "术后处理", "手术方式", "手术方案", "处理：", "治疗：", "用药：", "方案：", "医嘱：", "出院医嘱", "建议：",
-                   "处置：", "计划：", "宣教", "生活方式")
+                   "处置：", "计划：", "宣教", "生活方式",
+                   # a hospital course the writer composes (a discharge summary's): the record does not hold it
+                   "诊治经过", "诊疗经过", "治疗经过", "住院经过", "处理经过")
 # Verbs that put what follows in their clause out of the patient's present (已排除ACEI相关咳嗽).
 EXCLUDING_VERBS = ("排除", "除外", "警惕", "预防", "避免", "防止", "以防", "以免", "不考虑", "观察", "监测", "筛查")
-PATIENT_SECTIONS = ("诊断依据", "病例特点", "病史特点", "本病例", "本例", "该患者", "该病人", "病例摘要", "摘要", "病情")
+PATIENT_SECTIONS = ("诊断依据", "病例特点", "病史特点", "本病例", "本例", "该患者", "该病人", "病例摘要", "摘要", "病情：", "病情摘要", "病情特点")

@@ -1,0 +1,69 @@
+"""The analyte lexicon: every name of an analyte reads as the same key, through the text layer."""
+
+from __future__ import annotations
+
+import pytest
+
+from medsim.facts import check
+from medsim.scenario.schema import Case, Demographics
+from medsim.scenario.schema import TestResult as Result
+from medsim.text import analytes
+
+
+@pytest.mark.parametrize(("run", "unit", "key"), [
+    ("动脉血二氧化碳分压", "mmHg", "paco2"), ("二氧化碳分压", "mmHg", "paco2"), ("PaCO2", "mmHg", "paco2"),
+    ("丙氨酸氨基转移酶", "U/L", "alt"), ("谷丙转氨酶", "U/L", "alt"), ("ALT", "U/L", "alt"),
+    ("血红蛋白", "g/L", "hb"), ("HGB", "g/L", "hb"), ("活化部分凝血活酶时间", "s", "aptt"),
+    ("N末端B型利钠肽原", "pg/mL", "ntprobnp"), ("国际标准化比值", "", "inr"), ("尿比重", "", "sg"),
+    ("肝功能：天门冬氨酸氨基转移酶", "U/L", "ast"), ("空腹血糖", "mmol/L", "glu"), ("餐后2小时血糖", "mmol/L", "ppg"),
+])
+def test_names_of_one_analyte(run, unit, key):
+    found = analytes.analyte_in(run, unit)
+    assert found is not None and found[0] == key
+
+
+def test_a_shared_name_goes_by_the_unit():
+    assert analytes.analyte_in("P", "次/分")[0] == "heart_rate"
+    assert analytes.analyte_in("P", "mmol/L")[0] == "phos"
+
+
+def test_latin_name_inside_a_longer_word_is_not_it():
+    assert analytes.analyte_in("HbA1c", "%")[0] == "hba1c"
+    assert analytes.analyte_in("APTT", "s")[0] == "aptt"
+
+
+def test_every_name_maps_back_to_its_key():
+    for key in analytes.keys():
+        for name in analytes.names(key):
+            assert key in analytes.keys_of(name), (key, name)
+
+
+@pytest.fixture
+def copd() -> Case:
+    return Case(id="t-copd", source="synthetic", demographics=Demographics(sex="男", age=71),
+                tests=[Result(name="血气分析", result="pH 7.31，PaO2 52mmHg，PaCO2 68mmHg，HCO3- 33mmol/L"),
+                       Result(name="肝功能", result="ALT 210U/L，AST 416U/L")])
+
+
+def test_blood_gas_by_full_chinese_name(copd):
+    ok = check(copd, "动脉血二氧化碳分压68mmHg，动脉血氧分压52mmHg。", key_facts=[])
+    assert ok.statuses() == {"supported"} and ok.checked == 2
+    wrong = check(copd, "动脉血二氧化碳分压48mmHg。", key_facts=[])
+    assert wrong.statuses() == {"value_mismatch"}
+    assert "68" in wrong.findings[0].evidence_text
+
+
+def test_unitless_value_under_a_chinese_name(copd):
+    assert check(copd, "动脉血酸碱度7.31。", key_facts=[]).statuses() == {"supported"}
+    assert check(copd, "血气示酸碱度7.41。", key_facts=[]).statuses() == {"value_mismatch"}
+
+
+def test_enzyme_by_its_full_name(copd):
+    assert check(copd, "丙氨酸氨基转移酶210U/L，天门冬氨酸氨基转移酶416U/L。", key_facts=[]).statuses() == {"supported"}
+    assert check(copd, "谷丙转氨酶120U/L。", key_facts=[]).statuses() == {"value_mismatch"}
+
+
+def test_respectively_assigns_values_in_order():
+    case = Case(id="t-glu", source="synthetic", hpi="空腹静脉血糖及餐后2小时血糖分别为2.63mmol/L和4.45mmol/L。")
+    assert check(case, "空腹血糖2.63mmol/L，餐后2小时血糖4.45mmol/L。", key_facts=[]).statuses() == {"supported"}
+    assert check(case, "餐后2小时血糖2.63mmol/L。", key_facts=[]).statuses() == {"value_mismatch"}

@@ -1,0 +1,49 @@
+"""Drugs named without a dose: a claim about the record where the patient takes or took them."""
+
+from __future__ import annotations
+
+import pytest
+
+from medsim.facts import check
+from medsim.scenario.schema import Case, Demographics
+
+
+@pytest.fixture
+def hf() -> Case:
+    return Case(id="t-hf", source="synthetic", demographics=Demographics(sex="女", age=72),
+                hpi="1周前自行停用呋塞米。近期未服用非甾体抗炎药。",
+                medications="沙库巴曲缬沙坦 50mg 口服 每日两次；琥珀酸美托洛尔缓释片 47.5mg 口服 每日一次。",
+                allergies="青霉素过敏（皮疹）。")
+
+
+@pytest.mark.parametrize("text", ["患者长期服用地高辛。", "平素口服厄贝沙坦控制血压。", "外院静滴莫西沙星无效。",
+                                  "孕期口服叶酸及阿司匹林。"])
+def test_a_drug_the_record_lacks_is_unsupported_without_a_dose(hf, text):
+    assert "unsupported" in check(hf, text, key_facts=[]).statuses()
+
+
+@pytest.mark.parametrize("text", ["长期口服沙库巴曲缬沙坦和美托洛尔。", "1周前自行停用呋塞米。", "患者对青霉素过敏。",
+                                  "近期未服用非甾体抗炎药。"])
+def test_a_drug_the_record_holds_is_supported(hf, text):
+    report = check(hf, text, key_facts=[])
+    assert report.problems() == [] and "supported" in report.statuses()
+
+
+@pytest.mark.parametrize("text", [
+    "建议加用地高辛控制心室率。",  # advice
+    "予呋塞米静推、硝酸甘油扩血管。",  # the writer's plan: no time puts it in the record
+    "纳洛酮拮抗阿片类，维生素K1用于华法林过量。",  # knowledge
+    "服药期间禁止使用西地那非。",  # a prohibition
+    "诊治经过：静脉呋塞米利尿，加用地高辛。",  # a hospital course the writer composes
+])
+def test_a_drug_outside_a_claim_about_the_patient_is_not_checked(hf, text):
+    assert check(hf, text, key_facts=[]).problems() == []
+
+
+def test_a_drug_the_record_gives_cannot_be_denied(hf):
+    report = check(hf, "患者未服用美托洛尔。", key_facts=[])
+    assert report.statuses() == {"contradicted"}
+
+
+def test_a_drug_class_is_not_held_against_named_drugs(hf):
+    assert check(hf, "长期口服降压药。", key_facts=[]).problems() == []

@@ -1,0 +1,33 @@
+"""Imaging and other examination results held against the record."""
+
+from __future__ import annotations
+
+import pytest
+
+from medsim.facts import check
+from medsim.scenario.schema import Case
+from medsim.scenario.schema import TestResult as Result
+
+
+@pytest.fixture
+def stemi() -> Case:
+    return Case(id="t-stemi", source="synthetic", chief_complaint="胸痛3小时",
+                tests=[Result(name="心电图", result="V1～V5导联ST段弓背向上抬高。"),
+                       Result(name="超声心动图", result="左室前壁及心尖部运动减弱，LVEF 48%，未见室壁瘤及心包积液。"),
+                       Result(name="CT肺动脉造影", result="未见充盈缺损。")])
+
+
+@pytest.mark.parametrize("text", ["冠脉造影示前降支近段完全闭塞。", "头颅CT未见异常。", "胸部X线示双肺纹理增多。"])
+def test_an_examination_the_record_lacks(stemi, text):
+    assert "unsupported" in check(stemi, text, key_facts=[]).statuses()
+
+
+def test_a_finding_the_recorded_examination_did_not_show(stemi):
+    report = check(stemi, "超声心动图示左室心尖部附壁血栓形成。", key_facts=[])
+    assert "unsupported" in report.statuses()
+
+
+@pytest.mark.parametrize("text", ["超声心动图示左室前壁及心尖部运动减弱。", "心电图示V1～V5导联ST段抬高。",
+                                  "心超未见心包积液。", "建议行冠脉造影。"])
+def test_a_recorded_result_in_other_words(stemi, text):
+    assert check(stemi, text, key_facts=[]).problems() == []

@@ -1,0 +1,46 @@
+"""A finding's side, lobe and zone held against the record's."""
+
+from __future__ import annotations
+
+import pytest
+
+from medsim.facts import check
+from medsim.scenario.schema import Case, Demographics
+from medsim.scenario.schema import TestResult as Result
+
+
+@pytest.fixture
+def pneumonia() -> Case:
+    return Case(id="t-cap", source="synthetic", demographics=Demographics(sex="男", age=67),
+                chief_complaint="发热、咳嗽4天", hpi="4天前受凉后发热、咳嗽，伴右侧胸痛，深吸气时加重。",
+                physical_exam="右下肺叩诊浊音，可闻及湿啰音。双下肢无水肿。",
+                tests=[Result(name="胸部CT", result="右肺下叶大片实变影，右侧少量胸腔积液。"),
+                       Result(name="下肢静脉超声", result="左侧腘静脉血栓形成。")])
+
+
+@pytest.mark.parametrize("text", ["左下肺叩诊浊音。", "胸部CT示左肺下叶实变影。", "伴左侧胸痛。", "左侧少量胸腔积液。",
+                                  "超声示右侧腘静脉血栓形成。"])
+def test_other_side_is_contradicted(pneumonia, text):
+    assert "contradicted" in check(pneumonia, text, key_facts=[]).statuses()
+
+
+def test_other_lobe_of_the_same_lung_is_contradicted(pneumonia):
+    report = check(pneumonia, "胸部CT示右肺上叶大片实变影。", key_facts=[])
+    lobe = [f for f in report.findings if f.kind == "laterality"]
+    assert [f.status for f in lobe] == ["contradicted"] and "肺叶" in lobe[0].reason_zh
+
+
+@pytest.mark.parametrize("text", ["右肺下叶大片实变影，右侧少量胸腔积液。", "查体右下肺叩诊浊音。", "伴右侧胸痛。",
+                                  "左侧腘静脉血栓形成。", "左下肢无水肿。"])
+def test_same_side_in_other_words_is_supported(pneumonia, text):
+    assert check(pneumonia, text, key_facts=[]).problems() == []
+
+
+def test_right_lower_lung_is_the_right_lower_lobe(pneumonia):
+    assert check(pneumonia, "右下肺实变。", key_facts=[]).problems() == []
+
+
+def test_the_side_a_finding_is_worse_on():
+    case = Case(id="t-ectopic", source="synthetic", physical_exam="下腹压痛、反跳痛明显，以左侧为重。")
+    assert check(case, "下腹压痛、反跳痛，以左侧为重。", key_facts=[]).problems() == []
+    assert "contradicted" in check(case, "下腹压痛、反跳痛，以右侧为重。", key_facts=[]).statuses()
