@@ -41,6 +41,10 @@ def score_similarity(inp: ScoreInput) -> Score:
     embedder = inp.services.get("embedder")
     if embedder is None:
         fallback = inp.config.get("fallback", "rouge")
+        if fallback in (None, "none"):
+            # no embedder and no stand-in: surface overlap is not meaning, so nothing is scored here
+            return Score(NAME, None, ["no embedder configured: not scored (fallback: none)"],
+                         {"skipped": "no embedder"})
         sub = get_scorer(fallback)(inp)
         return Score(NAME, sub.value, [f"no embedder configured: {fallback} stands in", *sub.reasons],
                      {**sub.details, "stood_in_by": fallback}, error=sub.error)
