@@ -20,9 +20,12 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table")] = False,
         variants: Annotated[bool, typer.Option("--variants", help="One row per variant, not per class")] = False,
         out: Annotated[Path | None, typer.Option(help="Also write the JSON report to this file")] = None,
+        workers: Annotated[int, typer.Option(help="Processes to run strategies in (default: the CPU count)")] = 0,
     ) -> None:
         """Run clinicians that know no medicine (refuse, dump, hedge, parrot…) over scenarios next to the
         baseline and the reference; flag every score that needs no competence. Exit 1 when any is flagged."""
+        import os
+
         from cli.validity_cmd import validity_command
 
-        validity_command(scenarios or [], strategy, seed, as_json, variants, out)
+        validity_command(scenarios or [], strategy, seed, as_json, variants, out, workers or os.cpu_count() or 1)

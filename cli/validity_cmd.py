@@ -51,7 +51,7 @@ def _strategies(names: list[str] | None) -> list[str] | None:
 
 
 def validity_command(scenarios: list[str], strategies: list[str] | None, seed: int, as_json: bool,
-                     variants: bool, out: Path | None) -> None:
+                     variants: bool, out: Path | None, workers: int = 1) -> None:
     from medsim.validity import check_validity
 
     loaded = _load(scenarios)
@@ -66,7 +66,7 @@ def validity_command(scenarios: list[str], strategies: list[str] | None, seed: i
         def on_item(model: str, scenario: str) -> None:
             progress.update(task, advance=1, description=f"{model.removeprefix('adversary:')} · {scenario}")
 
-        report = check_validity(loaded, names, seed=seed, on_item=on_item)
+        report = check_validity(loaded, names, seed=seed, on_item=on_item, workers=workers)
     data = report.to_dict()
     if out is not None:
         out.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -143,16 +143,44 @@ async def _score_strategy(model_name: str, loaded: list[LoadedScenario], *, seed
     return cells
 
 
+def _strategy_in_worker(name: str, paths: list[str], seed: int) -> list[Cell]:
+    """One strategy over the scenarios, in a worker process (scenarios loaded afresh there)."""
+    from medsim.models.adversaries import register_cases
+    from medsim.scenario.registry import get_scenario
+
+    loaded = [get_scenario(p, check_scorers=True) for p in paths]
+    for item in loaded:
+        register_cases(item.scenario.id, item.cases)
+    return asyncio.run(_score_strategy(name, loaded, seed=seed, on_item=None))
+
+
 def check_validity(loaded: list[LoadedScenario], strategies: Iterable[str] | None = None, *, seed: int = 0,
-                   floor: float = FLOOR, on_item: Callable[[str, str], None] | None = None) -> ValidityReport:
-    """Run every strategy over every case of ``loaded`` and build the table."""
+                   floor: float = FLOOR, on_item: Callable[[str, str], None] | None = None,
+                   workers: int = 1) -> ValidityReport:
+    """Run every strategy over every case of ``loaded`` and build the table. With ``workers`` > 1
+    the strategies run in that many processes (progress is then reported per strategy)."""
     from medsim.models.adversaries import register_cases
 
     names = list(strategies or default_strategies())
     for item in loaded:
         register_cases(item.scenario.id, item.cases)
     cells: dict[tuple[str, str], Cell] = {}
-    for name in names:
-        for cell in asyncio.run(_score_strategy(name, loaded, seed=seed, on_item=on_item)):
-            cells[(cell.strategy, cell.scenario)] = cell
+    paths = [str(item.path) for item in loaded]
+    if workers > 1 and len(names) > 1 and all(item.path for item in loaded):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        context = multiprocessing.get_context("spawn")  # no fork of a process holding threads
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = {pool.submit(_strategy_in_worker, name, paths, seed): name for name in names}
+            for future in as_completed(futures):
+                for cell in future.result():
+                    cells[(cell.strategy, cell.scenario)] = cell
+                    if on_item:
+                        for _ in range(cell.n):
+                            on_item(futures[future], cell.scenario)
+    else:
+        for name in names:
+            for cell in asyncio.run(_score_strategy(name, loaded, seed=seed, on_item=on_item)):
+                cells[(cell.strategy, cell.scenario)] = cell
     return ValidityReport([item.scenario.id for item in loaded], [short_name(n) for n in names], cells, floor)

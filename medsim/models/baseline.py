@@ -25,7 +25,6 @@ HISTORY_PLAN = [  # two or three questions a turn, as the scenarios instruct
     "以前有什么病？平时吃什么药？",
     "对什么药过敏吗？",
 ]
-COMMON_TESTS = ["血常规", "尿常规", "肝功能", "肾功能", "电解质", "凝血功能", "心电图", "胸部X线"]
 
 # Red-flag words → the level they suggest at least (2018 consensus manual indicators, simplified).
 RED_FLAGS: list[tuple[tuple[str, ...], int]] = [
@@ -204,7 +203,7 @@ class BaselineClinician(OfflineClinician):
         if "department" in fields:
             out["department"] = department_for(conversation, age)
         if "tests" in fields:
-            out["tests"] = list(COMMON_TESTS)
+            out["tests"] = tests_for(conversation)
         if "treatment" in fields:
             out["treatment"] = ["一般治疗", "对症支持治疗", "监测生命体征"]
         if "advice" in fields:
@@ -223,14 +222,51 @@ class BaselineClinician(OfflineClinician):
                 "如出现胸痛、呼吸困难、意识改变、大出血等情况，请立即急诊就医或拨打120。")
 
 
+# What the results say the disease is: 考虑急性阑尾炎, 符合…, 提示…
+_CONCLUSION = re.compile(r"(?:考虑|提示|符合|诊断为|诊断|示|印象)[:：为]?")
+
+
 def _likely_diagnosis(text: str) -> str:
-    """The first disease named in the text (the text layer's lexicon), else an empty answer."""
+    """The disease a result concludes (考虑X, 符合X), else the first disease of the present illness,
+    else the last one named — the way a junior doctor reads the chart, with no gold."""
     try:
-        from medsim.text import extract_entities
+        from medsim.text import analyze
     except ImportError:
         return ""
-    diseases = [e.norm or e.text for e in extract_entities(text) if e.type == "disease"]
-    return diseases[-1] if diseases else ""
+    findings = [f for f in analyze(text).findings if f.type == "disease" and f.polarity != "absent"
+                and f.owner == "patient" and not f.historical]
+    if not findings:
+        return ""
+    for f in findings:
+        if _CONCLUSION.search(text[max(0, f.start - 6): f.start]):
+            return f.entity.norm or f.text
+    hpi_at = text.find("现病史")
+    in_hpi = [f for f in findings if hpi_at >= 0 and f.start > hpi_at]
+    return (in_hpi[0] if in_hpi else findings[-1]).entity.norm or findings[-1].text
+
+
+# The presentation → the examinations a junior doctor adds to the admission panel (no gold read).
+TESTS_BY_PRESENTATION: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+    (("胸痛", "胸闷", "心悸", "心慌", "晕厥"), ("心电图", "心肌损伤标志物", "心脏彩超", "胸部CT")),
+    (("腹痛", "腹胀", "黄疸", "呕吐"), ("腹部超声", "腹部CT", "血淀粉酶")),
+    (("呕血", "黑便", "便血"), ("胃镜", "大便潜血", "肠镜")),
+    (("咳嗽", "咳痰", "发热", "呼吸困难", "气促", "喘"), ("胸部CT", "血气分析", "降钙素原", "痰培养")),
+    (("头痛", "肢体无力", "偏瘫", "言语不清", "意识", "抽搐", "口角歪斜"), ("头颅CT", "头颅MRI")),
+    (("血尿", "腰痛", "尿频", "尿痛", "少尿"), ("泌尿系超声", "泌尿系CT", "尿培养")),
+    (("肿块", "包块", "结节", "消瘦"), ("增强CT", "肿瘤标志物", "病理活检")),
+    (("关节", "骨折", "外伤", "腰腿痛"), ("X线", "MRI")),
+    (("多饮", "多尿", "血糖"), ("糖化血红蛋白", "血酮", "尿酮体")),
+    (("阴道流血", "停经", "下腹痛"), ("血HCG", "妇科超声")),
+]
+
+
+def tests_for(text: str) -> list[str]:
+    """The routine admission panel, plus what the presentation points to."""
+    out = ["血常规", "尿常规", "肝功能", "肾功能", "电解质", "凝血功能"]
+    for words, tests in TESTS_BY_PRESENTATION:
+        if any(w in text for w in words):
+            out += [t for t in tests if t not in out]
+    return out[:10]
 
 
 register_builtin("baseline", lambda arg, options: BaselineClinician())

@@ -187,6 +187,11 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
             if len(group) < 2 or any(not 1 <= i <= len(case.steps) for i in group):
                 problem("step_ties", f"step_ties group {group} must list two or more step numbers in "
                                      f"1..{len(case.steps)}")
+        if case.probe and case.probe.forbidden:
+            from medsim.scoring.safety import forbidden_problems
+
+            for message in forbidden_problems(case):
+                problem("probe", message)
         if case.probe and case.probe.at_turn > scenario.clinician.max_turns:
             problem("probe", f"probe.at_turn {case.probe.at_turn} is beyond clinician.max_turns "
                              f"{scenario.clinician.max_turns}")

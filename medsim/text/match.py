@@ -610,7 +610,7 @@ _SCOPE_STOP = ("用于",)
 _VERDICT_AFTER = re.compile(
     r"^[的之这种样个些说做方想看法观点是都也其实属于一种常见完全绝对并]{0,8}?"
     r"(?:不对(?![症称劲])|错误|错的|不正确|不准确|不可取|不科学|误区|误解|谣言|不恰当|不妥|没有(?:科学)?依据"
-    r"|缺乏(?:科学)?依据)")
+    r"|缺乏(?:科学)?依据|违法|不合法|非法|违规|不允许|不被允许|有害|很危险|危险的|不安全)")
 # Characters a gap may never skip: 您不需要和他隔离 does not say 您需要和他隔离.
 _GAP_BLOCKERS = set("不没无未非别勿莫否禁忌免停")
 DIRECT = 4  # a cue this close before a mention denies it directly (不需要X): a contradiction
@@ -812,7 +812,9 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
         if not g:
             continue
         seen = _scan(text, alt, g, negation)
-        if negation and not seen.affirmed and (act_form := _prohibited_act(g)):
+        # the point not written as such: its act denied meets it (不要喝酒 for 避免饮酒); a point
+        # written and then judged wrong (不用再打了是错误的) is denied, not met
+        if negation and not seen.affirmed and not seen.denied and (act_form := _prohibited_act(g)):
             act = _scan(text, alt, act_form, negation)
             if act.denied and not act.affirmed:
                 return PointHit(True, alt)
@@ -886,7 +888,7 @@ class Budget:
 def answer_budget(text: str, reference: str | None = None, *, max_chars: int | None = None,
                   min_chars: int = 1200, max_terms: int | None = None) -> Budget:
     """Charge padding: beyond ``max_chars`` (default: 3× the reference, at least ``min_chars``) a
-    score shrinks in proportion; naming far more distinct clinical terms than the reference
+    score shrinks with the square of the excess; naming far more distinct clinical terms than the reference
     (default: 3× + 15) shrinks it too. A correct answer of ordinary length is never charged."""
     chars = len(normalize(text))
     ref_chars = len(normalize(reference or ""))
@@ -896,7 +898,7 @@ def answer_budget(text: str, reference: str | None = None, *, max_chars: int | N
     term_limit = max_terms or 3 * ref_terms + 15
     budget = Budget(chars, limit, terms, term_limit)
     if chars > limit:
-        budget.factor *= limit / chars
+        budget.factor *= (limit / chars) ** 2  # twice the budget earns a quarter
         budget.reasons.append(f"answer {chars} chars, budget {limit}")
     if terms > term_limit:
         budget.factor *= term_limit / terms
