@@ -300,13 +300,15 @@ def _drug_classes() -> dict[str, tuple[str, ...]]:
     return table
 
 
-def _class_member(item: str, gold: str) -> str | None:
+def class_member(item: str, gold: str, *, broader: bool = True) -> str | None:
     """The member of the class ``gold`` names that ``item`` names as one concept (哌拉西林他唑巴坦
     4.5g静滴 for 抗生素), or None. Brand names are read through the drug lexicon first. The other
     way too: a gold drug (美托洛尔) is met by an item naming its class (β阻滞剂控室率) — the class is
     what a physician checks; a gold that needs the one drug lists no class alternative and says so
     with ``not``."""
     members = _drug_classes().get(gold)
+    if not members and not broader:
+        return None
     if not members:
         gold_generic = normalize(_lexicon().canonical(gold) or gold)
         for cls, ms in _drug_classes().items():
@@ -320,7 +322,7 @@ def _class_member(item: str, gold: str) -> str | None:
     return None
 
 
-def _contained_form(item: str, gold: str) -> str | None:
+def contained_form(item: str, gold: str) -> str | None:
     """A written form of ``gold`` that ``item`` holds as one concept (the gold itself, a lexicon
     synonym, a class alias; equivalent instructions rewritten: 不再吃布洛芬 holds 停用布洛芬)."""
     rewritten = rewrite_equivalents(item)
@@ -410,7 +412,7 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
             return Match(True, "canonical", alt, 100.0, note)
         if not contains or {p, g, p_core, g_core} & _GENERIC:
             pass
-        elif (form := _contained_form(p_core, g_core)) is not None:
+        elif (form := contained_form(p_core, g_core)) is not None:
             best = Match(True, "contains", alt, fuzz.ratio(p, g), note if form == g_core else f"{note} {form}".strip())
             continue
         elif len(p_core) >= 2 and p_core in g_core and len(p_core) * 2 >= len(g_core):
@@ -419,7 +421,7 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
         elif _subsequence(_morph(p_core), _morph(g_core)):
             best = Match(True, "specific", alt, fuzz.ratio(p, g), note)
             continue
-        if not best.ok and (member := _class_member(p_core, g_core)):
+        if not best.ok and (member := class_member(p_core, g_core)):
             best = Match(True, "member", alt, fuzz.ratio(p, g), f"{member} is a {alt}")
             continue
         if fuzzy is not None and not best.ok:
@@ -634,6 +636,34 @@ def _prohibited_act(point: str) -> str | None:
     return m.group(1) if m else None
 
 
+_TAKING = re.compile(r"^(?:服用|使用|口服|吃|用|服|喝|饮用|涂|外用|注射)")
+# a prohibition of taking it, later in the sentence: 不建议自行服用, 不宜使用, 禁用 (not 不能停用)
+_LATER_PROHIBITION = re.compile(r"(?:不建议|不宜|不推荐|避免|不要|不能|禁止|不应)[^，。；]{0,4}?(?:服用|使用|口服|吃|(?<![停])用)"
+                                r"|禁用|慎用")
+
+
+_QUOTED = ("“", "”", "\"", "「", "说法", "传言", "听说")
+
+
+def _object_of(act: str) -> str:
+    """吃布洛芬 → 布洛芬: what a prohibited act is done with."""
+    return _TAKING.sub("", act)
+
+
+def _judged_later(text: str, term: str) -> bool:
+    """The term is named and, later in its sentence, prohibited (布洛芬等…，孕期一般不建议自行服用)."""
+    if len(term) < 2:
+        return False
+    for sentence in _sentences(text):
+        if any(q in sentence for q in _QUOTED):
+            continue  # a claim quoted to be refuted (“…绝对不能用”的说法不对) prohibits nothing
+        norm = rewrite_equivalents(normalize_units(normalize(sentence)))
+        at = norm.find(term)
+        if at >= 0 and _LATER_PROHIBITION.search(norm[at + len(term):]):
+            return True
+    return False
+
+
 def _blank(text: str, phrases: tuple[str, ...]) -> str:
     for p in phrases:
         if p in text:
@@ -816,7 +846,7 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
         # written and then judged wrong (不用再打了是错误的) is denied, not met
         if negation and not seen.affirmed and not seen.denied and (act_form := _prohibited_act(g)):
             act = _scan(text, alt, act_form, negation)
-            if act.denied and not act.affirmed:
+            if act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)):
                 return PointHit(True, alt)
         if seen.contradicted:
             contradicted = True
