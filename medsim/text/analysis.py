@@ -28,5 +28,21 @@ def analyze(text: str, backend: str = "jieba") -> Analysis:
     return Analysis(norm, tokens, ents, [ctx.judge(e) for e in ctx.findings_ents], ctx)
 
 
+def judge_spans(text: str, spans: list[tuple[int, int]], type_: str = "symptom", backend: str = "jieba") -> list[Finding]:
+    """Polarity, owner and history of stretches someone else marked (original-text offsets),
+    read in the context of the whole text: what the entity pass found elsewhere still joins
+    or ends a list, but a marked stretch replaces any entity it overlaps."""
+    norm = normalize(text)
+    ents = entities_from(norm, tokenize_normalized(norm, backend))
+    marked = []
+    for s, e in spans:
+        ns, ne = norm.to_norm(s, e)
+        marked.append(Entity(type_, text[s:e], s, e, norm.text[ns:ne], nstart=ns, nend=ne))
+    kept = [x for x in ents if not any(x.nstart < m.nend and m.nstart < x.nend for m in marked)]
+    merged = sorted(kept + marked, key=lambda x: (x.nstart, -(x.nend - x.nstart)))
+    ctx = FindingContext(norm, merged)
+    return [ctx.judge(m) for m in marked]
+
+
 def findings(text: str, backend: str = "jieba") -> list[Finding]:
     return analyze(text, backend).findings
