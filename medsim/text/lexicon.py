@@ -2,7 +2,7 @@
 
 Every file is plain text with a ``# source:`` / ``# licence:`` header. Typed lists are
 ``canonical|alias|alias``; lay synonyms are ``lay<TAB>standard``; cue lists are one cue a
-line (with ``<TAB>pre|post|prefix`` where the position matters); ``broader_terms.txt`` links a
+line (with ``<TAB>pre|post|prefix|end`` where the position matters); ``broader_terms.txt`` links a
 subtype to its parent (``narrower<TAB>broader``).
 """
 
@@ -66,6 +66,7 @@ class Lexicon:
     negation_pre: list[str] = field(default_factory=list)
     negation_post: list[str] = field(default_factory=list)
     negation_prefix: list[str] = field(default_factory=list)  # 非: only the term written onto it
+    negation_end: list[str] = field(default_factory=list)  # 没有 closing its clause: 喝酒抽烟都没有
     uncertainty_pre: list[str] = field(default_factory=list)
     uncertainty_post: list[str] = field(default_factory=list)
     pseudo_negations: list[str] = field(default_factory=list)
@@ -73,6 +74,8 @@ class Lexicon:
     historical_markers: list[str] = field(default_factory=list)
     narrator_markers: list[str] = field(default_factory=list)
     broader: dict[str, set[str]] = field(default_factory=dict)  # canonical -> its direct parents
+    # one-character symptom verbs (烧 → 发热): read alone or right after a negation only
+    symptom_verbs: dict[str, str] = field(default_factory=dict)
     # each typed file's lines as written, (head, other names), in file order: for callers that
     # need a file's own groupings (the patient's lay speech), not the merged lookup tables
     groups: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
@@ -197,7 +200,7 @@ def _load(folder: Path) -> Lexicon:
             for line in _data_lines(path):
                 cue, _, pos = line.partition("\t")
                 pos = pos.strip()
-                if pos not in ("post", "prefix") or (pos == "prefix" and kind != "negation"):
+                if pos not in ("post", "prefix", "end") or (pos in ("prefix", "end") and kind != "negation"):
                     pos = "pre"
                 getattr(lex, f"{kind}_{pos}").append(cue.strip())
     for stem, attr in (
@@ -209,6 +212,12 @@ def _load(folder: Path) -> Lexicon:
         path = folder / f"{stem}.txt"
         if path.exists():
             setattr(lex, attr, _data_lines(path))
+    path = folder / "symptom_verbs.txt"
+    if path.exists():
+        for line in _data_lines(path):
+            verb, _, std = line.partition("\t")
+            if verb.strip() and std.strip():
+                lex.symptom_verbs[verb.strip()] = lex.canonical(std.strip()) or std.strip()
     path = folder / "broader_terms.txt"
     if path.exists():
         for line in _data_lines(path):
