@@ -303,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     ap.add_argument("--samples", type=int, default=8, help="sample errors shown per table (default 8)")
     ap.add_argument("--seed", type=int, default=0, help="seed for choosing the sample errors")
+    ap.add_argument("--half", choices=("all", "even", "odd"), default="all",
+                    help="every other dialogue / record only: keep one half of a split untouched")
     args = ap.parse_args(argv)
 
     data = Path(args.data)
@@ -329,22 +331,27 @@ def main(argv: list[str] | None = None) -> int:
     jieba.setLogLevel(logging.WARNING)
     notes: list[str] = [f"{k}: no {args.split!r} split, skipped" for k in sources if k not in present]
     rng = random.Random(args.seed)
+
+    def half(items: list) -> list:
+        return items if args.half == "all" else items[(0 if args.half == "even" else 1) :: 2]
+
     result: dict = {}
     samples: dict = {}
     if "cmdd" in present:
-        result["cmdd"], samples["cmdd"] = eval_cmdd(load_cmdd(present["cmdd"], notes), args.samples, rng)
+        result["cmdd"], samples["cmdd"] = eval_cmdd(half(load_cmdd(present["cmdd"], notes)), args.samples, rng)
     if "cehrner" in present:
-        result["cehrner"], samples["cehrner"] = eval_ner(load_ner(present["cehrner"], "label", notes),
+        result["cehrner"], samples["cehrner"] = eval_ner(half(load_ner(present["cehrner"], "label", notes)),
                                                          args.samples, rng, set())
     if "cmedqaner" in present:
-        result["cmedqaner"], samples["cmedqaner"] = eval_ner(load_ner(present["cmedqaner"], "type", notes),
+        result["cmedqaner"], samples["cmedqaner"] = eval_ner(half(load_ner(present["cmedqaner"], "type", notes)),
                                                              args.samples, rng, QA_OUT_OF_SCOPE)
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
         return 0
-    print(f"medsim text layer on external data: {data}, split {args.split}")
+    print(f"medsim text layer on external data: {data}, split {args.split}"
+          + ("" if args.half == "all" else f", {args.half} half"))
     if "cmdd" in result:
         c = result["cmdd"]
         print_polarity("CMDD patient utterances, gold spans", c["patient"])

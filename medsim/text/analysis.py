@@ -41,10 +41,11 @@ def judge_spans(text: str, spans: list[tuple[int, int]], type_: str = "symptom",
         ns, ne = norm.to_norm(s, e)
         # the kind of thing marked, as the entity pass or the lexicon knows it (a diagnosis asked
         # about is hedged, a symptom is not): else ``type_``
-        over = [x.type for x in ents if x.nstart < ne and ns < x.nend and x.type in FINDING_TYPES]
-        typ = over[0] if over else lex.type_of(norm.text[ns:ne]) or type_
-        marked.append(Entity(typ if typ in FINDING_TYPES else type_, text[s:e], s, e, norm.text[ns:ne],
-                             nstart=ns, nend=ne))
+        over = [x for x in ents if x.nstart < ne and ns < x.nend and x.type in FINDING_TYPES]
+        surface = norm.text[ns:ne]
+        typ = over[0].type if over else lex.type_of(surface) or type_
+        canon = lex.canonical(surface) or (over[0].norm if len(over) == 1 else surface)
+        marked.append(Entity(typ if typ in FINDING_TYPES else type_, text[s:e], s, e, canon, nstart=ns, nend=ne))
     kept = [x for x in ents if not any(x.nstart < m.nend and m.nstart < x.nend for m in marked)]
     merged = sorted(kept + marked, key=lambda x: (x.nstart, -(x.nend - x.nstart)))
     ctx = FindingContext(norm, merged)

@@ -49,8 +49,8 @@ def _data_lines(path: Path) -> list[str]:
 
 
 def _key(term: str) -> str:
-    """Lookup key: Latin letters compared case-insensitively (cea == CEA)."""
-    return term.upper() if term.isascii() else term
+    """Lookup key: Latin letters compared case-insensitively (cea == CEA, 头颅mri == 头颅MRI)."""
+    return term if term.isascii() and term.isupper() else term.upper()
 
 
 @dataclass
@@ -80,6 +80,9 @@ class Lexicon:
     # need a file's own groupings (the patient's lay speech), not the merged lookup tables
     groups: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
     lay_pairs: list[tuple[str, str]] = field(default_factory=list)  # (standard, lay), file order
+    # keys that came from chineseblue_terms.tsv (names marked in public NER train data), not
+    # from medsim's own files: they name things, they are not the patient's speech
+    external: set[str] = field(default_factory=set)
     max_term_len: int = 1
     # first two characters of every key (lay phrases too): a cheap filter before lookups
     heads: set[str] = field(default_factory=set)
@@ -88,6 +91,12 @@ class Lexicon:
     def lookup(self, surface: str) -> tuple[str, tuple[str, ...]] | None:
         """(canonical, types) for a typed-lexicon surface form, or None."""
         return self.entries.get(_key(surface))
+
+    def own_type_of(self, term: str) -> str | None:
+        """Type from medsim's own lexicon files only (not the external name list)."""
+        if _key(term) in self.external:
+            return None
+        return self.type_of(term)
 
     def canonical(self, term: str) -> str | None:
         """Standard term for a synonym, brand name, abbreviation or lay phrase."""
@@ -181,6 +190,31 @@ def _load(folder: Path) -> Lexicon:
                     lex.label_only.add(k)
                 lex.max_term_len = max(lex.max_term_len, len(name))
     lay = folder / "lay_synonyms.txt"
+    _load_lay(lex, lay)
+    _load_external(lex, folder / "chineseblue_terms.tsv")
+    _load_cues(lex, folder)
+    return lex
+
+
+def _load_external(lex: Lexicon, path: Path) -> None:
+    """Names marked in public NER train data, typed; medsim's own entries win on a clash."""
+    if not path.exists():
+        return
+    for line in _data_lines(path):
+        name, _, type_ = line.partition("\t")
+        name, type_ = name.strip(), type_.strip()
+        k = _key(name)
+        if not name or type_ not in ENTITY_TYPES or k in lex.entries or lex.lay_synonyms.get(name):
+            continue
+        lex.entries[k] = (name, (type_,))
+        lex._surface_text[k] = name
+        lex.by_type.setdefault(type_, set()).add(name)
+        lex.external.add(k)
+        lex.heads.add(k[:2])
+        lex.max_term_len = max(lex.max_term_len, len(name))
+
+
+def _load_lay(lex: Lexicon, lay: Path) -> None:
     if lay.exists():
         for line in _data_lines(lay):
             parts = line.split("\t")
@@ -194,6 +228,9 @@ def _load(folder: Path) -> Lexicon:
             lex.max_term_len = max(lex.max_term_len, len(lay_term))
             canon = lex.canonical(std) or std
             lex.standard_to_lay.setdefault(canon, []).append(lay_term)
+
+
+def _load_cues(lex: Lexicon, folder: Path) -> None:
     for stem, kind in (("negation_cues", "negation"), ("uncertainty_cues", "uncertainty")):
         path = folder / f"{stem}.txt"
         if path.exists():
@@ -225,7 +262,6 @@ def _load(folder: Path) -> Lexicon:
             if broad.strip():
                 key = lex.canonical(narrow.strip()) or narrow.strip()
                 lex.broader.setdefault(key, set()).add(lex.canonical(broad.strip()) or broad.strip())
-    return lex
 
 
 _lock = threading.Lock()

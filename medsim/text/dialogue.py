@@ -1,0 +1,84 @@
+"""Findings in a consultation read turn by turn: a clinician's question takes its answer.
+
+"有没有发烧？" — "没有" makes 发热 absent, "有" or "烧了两天" present; a question nobody answers
+stays uncertain. What a patient says is read as said. A disease the clinician names while
+explaining (支气管炎的话没有肺炎严重) is not said of this patient: it stays uncertain unless the
+clinician states it (是支气管炎, 诊断为肺炎).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from medsim.text.analysis import analyze, judge_spans
+from medsim.text.negation import Finding
+
+PATIENT = {"patient", "患者", "病人", "家属"}
+CLINICIAN = {"doctor", "clinician", "医生", "大夫"}
+
+# a bare answer's first words (嗯有的 / 没有呢 / 不是): yes or no to the question before
+# (a few words may come first: 今天没有 / 现在不烧了 / 暂时没有)
+_LEAD = r"^(?:[嗯恩哦噢啊对]+[，、。！ ]*)?(?:今天|现在|目前|暂时|昨天|这两天|最近|平时|一直|还|也|都|就)*"
+_YES = re.compile(_LEAD + r"(?:有的|有|是的|是|对的|对|会|偶尔有|有点|嗯)(?![没不无])")
+_NO = re.compile(_LEAD + r"(?:没有|没|无|不是|不会|不|木有)(?!多久|一会|怎么|太|是很)")
+# the clinician states a diagnosis of this patient
+_STATED = re.compile(r"(?:就是|是|属于|诊断为?|确诊为?|得了|患了|考虑是?)[^，。；！？]{0,4}$")
+_ASKS = re.compile(r"有没有|有无|是否|是不是|吗|么|呢|？|\?|[不没](?:[，。！]|$)")
+
+
+def _answer_polarity(f: Finding, answers: list[str]) -> str | None:
+    """What the patient's next turns say of a finding the clinician asked about."""
+    for text in answers:
+        for g in analyze(text).findings:
+            if g.norm == f.norm:
+                return g.polarity if g.polarity != "uncertain" else None
+        head = text.strip()
+        if _NO.match(head):
+            return "absent"
+        if _YES.match(head):
+            return "present"
+    return None
+
+
+def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> list[list[Finding]]:
+    """``turns``: (speaker, text, marked spans) in order; speaker "patient"/"患者" or
+    "doctor"/"clinician"/"医生". Returns, per turn, the findings of its marked spans."""
+    out: list[list[Finding]] = []
+    for k, (speaker, text, spans) in enumerate(turns):
+        found = judge_spans(text, list(spans)) if spans else []
+        if speaker in CLINICIAN and found:
+            answers = []
+            for sp, t, _ in turns[k + 1 :]:
+                if sp in CLINICIAN:
+                    break
+                answers.append(t)
+                if len(answers) == 2:
+                    break
+            asked = bool(_ASKS.search(text))
+            for f in found:
+                clause_end = _clause_end(text, f.end)
+                in_question = asked and bool(_ASKS.search(text[f.start : clause_end + 1]))
+                if in_question and f.polarity != "absent" and answers:
+                    pol = _answer_polarity(f, answers[:1])
+                    if pol is not None:
+                        f.polarity, f.cue = pol, "answer"
+                        continue
+                if (f.type == "disease" and f.polarity == "present" and not in_question
+                        and not _STATED.search(text[_clause_start(text, f.start) : f.start])):
+                    f.polarity, f.cue = "uncertain", "clinician names"
+        out.append(found)
+    return out
+
+
+_PUNCT = re.compile(r"[，。；！？?!,;]")
+
+
+def _clause_end(text: str, pos: int) -> int:
+    m = _PUNCT.search(text, pos)
+    return m.start() if m else len(text)
+
+
+def _clause_start(text: str, pos: int) -> int:
+    starts = [m.end() for m in _PUNCT.finditer(text, 0, pos)]
+    return starts[-1] if starts else 0
