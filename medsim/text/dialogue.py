@@ -41,20 +41,29 @@ def _answer_polarity(f: Finding, answers: list[str]) -> str | None:
     return None
 
 
-def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> list[list[Finding]]:
-    """``turns``: (speaker, text, marked spans) in order; speaker "patient"/"患者" or
-    "doctor"/"clinician"/"医生". Returns, per turn, the findings of its marked spans."""
+def _answers(turns, k: int) -> list[str]:
+    """The patient's turns right after turn ``k`` (up to two, until the clinician speaks again)."""
+    out = []
+    for sp, t, _ in turns[k + 1 :]:
+        if sp in CLINICIAN:
+            break
+        out.append(t)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _previous(turns, k: int) -> str:
+    return turns[k - 1][1] if k > 0 else ""
+
+
+def rule_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> list[list[Finding]]:
+    """The rules alone: each turn read as written, a clinician's question resolved by its answer."""
     out: list[list[Finding]] = []
     for k, (speaker, text, spans) in enumerate(turns):
         found = judge_spans(text, list(spans)) if spans else []
         if speaker in CLINICIAN and found:
-            answers = []
-            for sp, t, _ in turns[k + 1 :]:
-                if sp in CLINICIAN:
-                    break
-                answers.append(t)
-                if len(answers) == 2:
-                    break
+            answers = _answers(turns, k)
             asked = bool(_ASKS.search(text))
             for f in found:
                 clause_end = _clause_end(text, f.end)
@@ -68,6 +77,55 @@ def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) 
                         and not _STATED.search(text[_clause_start(text, f.start) : f.start])):
                     f.polarity, f.cue = "uncertain", "clinician names"
         out.append(found)
+    return out
+
+
+def patient_says(turns, found: list[list[Finding]]) -> dict[str, str]:
+    """What the patient says of each finding anywhere in the consultation (the last word wins)."""
+    said: dict[str, str] = {}
+    for (speaker, _, _), fs in zip(turns, found, strict=True):
+        if speaker in PATIENT:
+            for f in fs:
+                said[f.norm] = f.polarity
+    return said
+
+
+def finding_features(turns, k: int, f: Finding, said: dict[str, str]) -> list[str]:
+    """The learned model's features of finding ``f`` of turn ``k``; ``said``: patient_says()."""
+    from medsim.text.polarity_model import features
+
+    speaker, text, _ = turns[k]
+    answers = _answers(turns, k) if speaker in CLINICIAN else []
+    answer = answers[0] if answers else ""
+    pol = _answer_polarity(f, answers[:1]) if answers else None
+    feats = features("patient" if speaker in PATIENT else "doctor", text, f.start, f.end, f,
+                     _previous(turns, k), answer, pol)
+    who = "p" if speaker in PATIENT else "d"
+    told = said.get(f.norm, "-")
+    feats += [f"said={told}", f"w={who}|said={told}", f"said={told}|r={f.polarity}"]
+    return feats
+
+
+def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
+                   learned: bool = True) -> list[list[Finding]]:
+    """``turns``: (speaker, text, marked spans) in order; speaker "patient"/"患者" or
+    "doctor"/"clinician"/"医生". Returns, per turn, the findings of its marked spans.
+
+    With ``learned`` (and the shipped weights present) the rules' verdict is re-weighed by the
+    small model in :mod:`medsim.text.polarity_model`; its cue then reads ``learned:<rule cue>``."""
+    out = rule_dialogue(turns)
+    if not learned:
+        return out
+    from medsim.text import polarity_model
+
+    if not polarity_model.available():
+        return out
+    said = patient_says(turns, out)
+    for k, found in enumerate(out):
+        for f in found:
+            label, _ = polarity_model.predict(finding_features(turns, k, f, said))
+            if label != f.polarity:
+                f.polarity, f.cue = label, f"learned:{f.cue or ''}"
     return out
 
 
