@@ -30,7 +30,7 @@ _SEX_RE = re.compile(
 _VALUE_PART = re.compile(r"\d+(?:\.\d+)?(?:\s*(?:/|[-~～至])\s*\d+(?:\.\d+)?)?")
 # a patient puts an adverb between the body part and the pain (头还是疼, 膝盖一直疼, 肚子有点痛): the part
 # and 疼/痛 together must still be a lexicon or lay term (头疼, 膝盖疼, 肚子痛) for the stretch to be one
-_PAIN_ADVERB = re.compile(r"(?:一直|还是|仍然|依然|总是|老是|经常|时常|偶尔|有点儿|有点|有些|特别|非常|挺|很|还|仍|也|又)(?=[疼痛])")
+_PAIN_ADVERB = re.compile(r"(?:不怎么|不太|没有|也不|也没|都不|都没|还不|一直|还是|仍然|依然|总是|老是|经常|时常|偶尔|有点儿|有点|有些|特别|非常|挺|很|还|仍|也|又|不|没)(?=[疼痛])")
 _AGE_RE = re.compile(r"(\d+(?:\.\d+)?)岁(?:(\d+)个?月)?|(\d+)个?月龄")
 
 
@@ -67,7 +67,7 @@ _SUFFIX_STOP = {
 # a negation or an adverb, or before an aspect word, so 咽痒 or 吐字 are not taken apart
 _VERB_ENTITY = {"咳", "吐", "烧", "喘", "疼", "痛", "晕"}
 _VERB_CONTEXT_BEFORE = {"不", "没", "没有", "还", "又", "也", "在", "会", "一直", "老是", "总是", "经常", "就",
-                        "都", "再", "开始", "有点", "有些", "有时", "偶尔", "时常", "一阵", "很", "特别", "非常"}
+                        "都", "再", "开始", "有点", "有些", "有时", "怎么", "偶尔", "时常", "一阵", "很", "特别", "非常"}
 _VERB_CONTEXT_AFTER = {"了", "过", "着", "得", "的", "出", "出来", "起来"}
 
 
@@ -338,11 +338,12 @@ def _not_name_words() -> frozenset[str]:
     return frozenset(words)
 
 
+_FUNCTION_CHARS = set("为以于与及其之因由行示见经予对向后前内外中上下里间时将已曾再又即则并而")
 # jieba's part-of-speech tags of words that can start or continue a name: nouns, names, unknown pieces
 _NAME_TAGS = ("n", "nz", "ng", "nr", "nrt", "nrfg", "ns", "nt", "vn", "j", "l", "i", "eng", "x")
 
 
-def _name_part(word: str) -> bool:
+def _name_part(word: str, type_: str = "") -> bool:
     """A word that may be part of a drug, test or disease name (中分化, 蒲地蓝), not 为 / 进一步 / 保守."""
     if word in _not_name_words() or word in _GENERIC_HEADS:
         return False
@@ -351,9 +352,10 @@ def _name_part(word: str) -> bool:
     from medsim.text.segmenters import jieba_word_tags
 
     tag = jieba_word_tags().get(word)
-    if tag is None:
-        return len(word) > 1  # an unknown piece of a name (蒲地蓝), not a stray 为 / 中
-    return tag in _NAME_TAGS
+    if tag is None:  # an unknown piece of a name (蒲地蓝, 额 肌), not a stray 为 / 中 / 内
+        return len(word) > 1 or word not in _FUNCTION_CHARS
+    # an operation is named by what is done: 悬吊, 切除, 修补 are verbs
+    return tag in _NAME_TAGS or (type_ == "procedure" and tag == "v")
 
 
 def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken: list[Entity]) -> list[Entity]:
@@ -391,7 +393,7 @@ def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken:
             while k > 0 and len(head) < 10:
                 p = tokens[k - 1]
                 if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or p.nstart in covered
-                        or p.norm in _HEAD_STOP or p.norm[-1] in _HEAD_STOP or i - k >= 3 or not _name_part(p.norm)):
+                        or p.norm in _HEAD_STOP or p.norm[-1] in _HEAD_STOP or i - k >= 3 or not _name_part(p.norm, type_)):
                     break
                 k -= 1
                 head = p.norm + head

@@ -45,10 +45,10 @@ _END_TAIL = re.compile(r"^[了呢啊呀哦吧的过嘛哈\s]*$")
 # a question's last words: the clause asks (发烧吗, 是肺炎么)
 _QUESTION_TAIL = re.compile(r"(?:吗|么|呢|嘛|没)[啊呀哦]?$")
 # 发烧好了 / 烧退了: the finding was there and has resolved
-_RESOLVED = re.compile(r"^(?:也|都|已经|已|就|早就)?(?:好了|退了|好多了|痊愈了?|消失了|没了|止住了|退下来了|好转了)")
+_RESOLVED = re.compile(r"(?:也|都|已经|已|就|早就)?(?:好了|退了|好多了|痊愈了?|消失了|没了|止住了|退下来了|好转了)")
 _HIST_SUFFIX = re.compile(r"(?:病)?史")
 # 高血压、糖尿病史: the trailing 史 covers the whole list
-_HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*病?史")
+_HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*等?病?史")
 # "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
 _ONSET_MARKERS = {"年前", "多年前"}
 _CLAUSE_POST = {"？", "?"}
@@ -165,6 +165,10 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
             # pseudo-negations do not nest, so only the last one starting at or before s can cover it
             k = bisect_right(pseudo_starts, s) - 1
             if k >= 0 and any(pseudo[q][1] >= e for q in range(max(0, k - 2), k + 1)):
+                continue
+            # nor when a pseudo-negation starts inside it: 也不怎么咳 is 也 + 不怎么 (a degree word)
+            k2 = bisect_left(pseudo_starts, s + 1)
+            if k2 < len(pseudo) and pseudo[k2][0] < e:
                 continue
         # inside a finding's own words (四肢无力, 无痛性肉眼血尿) it is not a cue, unless what is
         # left without it is a finding itself (肚子不疼): then it negates that finding
