@@ -27,7 +27,7 @@ def main() -> None:
     import eval_external as ev
 
     from medsim.text.dialogue import finding_features, patient_says, rule_dialogue
-    from medsim.text.polarity_model import WEIGHTS, train
+    from medsim.text.polarity_model import OFFSETS, WEIGHTS, train
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=str(ev.DEFAULT_DATA))
@@ -50,7 +50,8 @@ def main() -> None:
                     samples.append((finding_features(turns, k, f, said), gold))
     weights = train(samples, epochs=args.epochs)
     meta = {"source": "CMDD train split (Lin et al., EMNLP 2019; ChineseBLUE, Apache-2.0)",
-            "half": args.half, "samples": len(samples), "labels": ["present", "absent", "uncertain"]}
+            "half": args.half, "samples": len(samples), "labels": ["present", "absent", "uncertain"],
+            "offsets": {k: list(v) for k, v in OFFSETS.items()}}
     with gzip.open(args.out, "wt", encoding="utf-8") as fh:
         json.dump({"meta": meta, "weights": weights}, fh, ensure_ascii=False, separators=(",", ":"))
     print(f"{len(samples)} findings, {len(weights)} features -> {args.out} ({time.perf_counter() - t0:.0f} s)")

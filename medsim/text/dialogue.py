@@ -123,7 +123,8 @@ def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
     said = patient_says(turns, out)
     for k, found in enumerate(out):
         for f in found:
-            label, _ = polarity_model.predict(finding_features(turns, k, f, said))
+            who = "patient" if turns[k][0] in PATIENT else "doctor"
+            label, _ = polarity_model.predict(finding_features(turns, k, f, said), speaker=who)
             if label != f.polarity:
                 f.polarity, f.cue = label, f"learned:{f.cue or ''}"
     return out

@@ -56,7 +56,10 @@ _CLAUSE_POST = {"？", "?"}
 # (那发烧怎么办？) stays what it is unless a question word is written onto it (有没有发烧)
 _QUESTION_HEDGED = {"disease"}
 # a condition hedges what it covers even when a negation sits closer: 如果不发烧就不用去
-_CONDITIONAL = {"如果", "如果是", "要是", "假如", "假设", "若是", "万一", "一旦"}
+_CONDITIONAL = {"如果", "如果是", "要是", "假如", "假设", "若是", "万一", "一旦", "只要", "的话"}
+_BEFORE_IT = re.compile(r"的?(?:之前|以前)")
+# a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
+_WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
@@ -255,12 +258,12 @@ class FindingContext:
             pos, first = max(pos, x.nend), False
         return True
 
-    def _question(self, ce: int) -> bool:
+    def _question(self, start: int, ce: int) -> bool:
         """The clause ending at ``ce`` is a question (？ or 吗/么/呢 as its last word)."""
         text = self.text
         if ce < len(text) and text[ce] in "？?":
             return True
-        return bool(_QUESTION_TAIL.search(text, max(0, ce - 3), ce))
+        return bool(_QUESTION_TAIL.search(text, max(0, ce - 3), ce) or _WH.search(text, start, ce))
 
     def judge(self, e: Entity) -> Finding:
         text, bounds, bound_ends, cues = self.text, self.bounds, self.bound_ends, self.cues
@@ -278,7 +281,8 @@ class FindingContext:
             if c.kind == "neg_inner":
                 if e.nstart <= c.start and c.end <= e.nend:
                     inner = c
-            elif c.end <= e.nstart:
+            elif c.end <= e.nstart or (c.kind == "neg_pre" and c.start < e.nstart < c.end < e.nend):
+                # (a cue may run into a stretch someone marked: 也【不胀】)
                 if c.kind in ("neg_pre", "unc_pre") or (c.kind == "neg_prefix" and c.end == e.nstart):
                     if best_pre is None or c.start >= best_pre.start:
                         best_pre = c
@@ -288,14 +292,15 @@ class FindingContext:
                     f.owner = "family"
                 elif c.kind == "hist" and (c.text not in _ONSET_MARKERS or e.type in ("disease", "procedure")):
                     f.historical = True
-        if best_pre is not None and best_pre.kind == "neg_pre" and not self._in_scope(best_pre, e):
-            best_pre = None
+        if best_pre is not None and best_pre.kind == "neg_pre" and (
+                not self._in_scope(best_pre, e) or _BEFORE_IT.match(text, e.nend)):
+            best_pre = None  # 没拉肚子之前发烧了: before the diarrhoea came, not no diarrhoea
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)
         if post is not None and post.text in _CLAUSE_POST and e.type not in _QUESTION_HEDGED:
             post = None  # a question mark alone does not hedge a symptom the patient reports
-        if post is None and best_pre is None and e.type in _QUESTION_HEDGED and self._question(ce):
+        if post is None and best_pre is None and e.type in _QUESTION_HEDGED and self._question(e.nend, ce):
             post = _Cue(ce, ce, "吗", "unc_post")
         chosen = inner or post or best_pre
         if chosen is not None:
