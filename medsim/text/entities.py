@@ -370,7 +370,7 @@ def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken:
     while i < n:
         tok = tokens[i]
         w = tok.norm
-        if tok.kind != "word" or tok.nstart in covered or not _is_cjk(w):
+        if tok.kind != "word" or not _is_cjk(w) or any(q in covered for q in range(tok.nstart, tok.nend)):
             i += 1
             continue
         if len(w) == 1 and w in _VERB_ENTITY and w in lex.symptom_verbs:
@@ -392,7 +392,7 @@ def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken:
             k, head = i, w
             while k > 0 and len(head) < 10:
                 p = tokens[k - 1]
-                if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or p.nstart in covered
+                if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or p.nend - 1 in covered
                         or p.norm in _HEAD_STOP or p.norm[-1] in _HEAD_STOP or i - k >= 3 or not _name_part(p.norm, type_)):
                     break
                 k -= 1

@@ -206,9 +206,17 @@ def _load_external(lex: Lexicon, path: Path) -> None:
         k = _key(name)
         if not name or type_ not in ENTITY_TYPES or k in lex.entries or lex.lay_synonyms.get(name):
             continue
-        lex.entries[k] = (name, (type_,))
+        # a longer name whose head is a medsim term (急性戊型病毒性肝炎 → 病毒性肝炎) keeps that
+        # term as its canonical form, so what links to it (synonyms, is-a, the fact checker) still does
+        canon = name
+        for i in range(1, len(k) - 1):
+            own = lex.entries.get(k[i:])
+            if own is not None and _key(own[0]) not in lex.external:
+                canon, type_ = own[0], own[1][0]
+                break
+        lex.entries[k] = (canon, (type_,))
         lex._surface_text[k] = name
-        lex.by_type.setdefault(type_, set()).add(name)
+        lex.by_type.setdefault(type_, set()).add(canon)
         lex.external.add(k)
         lex.heads.add(k[:2])
         lex.max_term_len = max(lex.max_term_len, len(name))

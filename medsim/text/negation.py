@@ -58,6 +58,7 @@ _QUESTION_HEDGED = {"disease"}
 # a condition hedges what it covers even when a negation sits closer: 如果不发烧就不用去
 _CONDITIONAL = {"如果", "如果是", "要是", "假如", "假设", "若是", "万一", "一旦", "只要", "的话"}
 _BEFORE_IT = re.compile(r"的?(?:之前|以前)")
+_NO_MORE = re.compile(r"(?:未再|没再|没有再|不再|再未|再无)[^，。；！？]{0,3}$")
 # a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
 _WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
@@ -313,8 +314,9 @@ class FindingContext:
                 f.polarity, f.cue = "uncertain", unc[0].text
         if _HIST_RUN.match(text, e.nend):
             f.historical = True
-        if f.polarity == "present" and _RESOLVED.match(text, e.nend):
-            f.historical = True  # 发烧好了: had it, resolved
+        if f.polarity == "present" and (_RESOLVED.match(text, e.nend)
+                                        or _NO_MORE.search(text, max(cs, e.nstart - 7), e.nstart)):
+            f.historical = True  # 发烧好了 / 未再出血: had it, resolved
         k = bisect_right(self.section_starts, e.nstart) - 1
         if k >= 0 and e.nstart < self.sections[k][1]:
             name = self.sections[k][2]
