@@ -18,6 +18,8 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 FileArg = Annotated[str, typer.Argument(help="A UTF-8 text file, or - for stdin")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines instead of a table")]
 BackendOpt = Annotated[str, typer.Option(help="Segmenter: jieba | pkuseg | spacy")]
+LinesOpt = Annotated[bool, typer.Option(
+    "--lines", help="One text per input line; one JSON array per output line, in order (for evaluation tools)")]
 
 EXIT_USAGE = 2
 
@@ -108,11 +110,58 @@ def _entity_dict(e) -> dict:
     }
 
 
+def _lines(file: str, backend: str, one) -> None:
+    """``--lines``: every input line analysed on its own (offsets within the line), one compact
+    JSON array written and flushed per line, so a caller can stream texts through one process."""
+    from medsim.text import BackendUnavailable
+
+    if file == "-":
+        stream, where = sys.stdin.buffer, "stdin"
+    else:
+        path = Path(file)
+        if not path.is_file():
+            _fail(f"file not found: {file}")
+        try:
+            stream, where = path.open("rb"), file
+        except OSError as exc:
+            _fail(f"cannot read {file}: {exc.strerror or exc}")
+    out = sys.stdout
+    for n, raw in enumerate(stream, 1):
+        try:
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            _fail(f"{where} line {n} is not UTF-8 text (byte {exc.start})", "save the file as UTF-8")
+        try:
+            rows = one(line, backend) if line.strip() else []
+        except (BackendUnavailable, ValueError) as exc:
+            _fail(str(exc))
+        out.write(json.dumps(rows, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.flush()
+
+
+def _ner_rows(text: str, backend: str) -> list[dict]:
+    from medsim.text import extract_entities
+
+    return [_entity_dict(e) for e in extract_entities(text, backend)]
+
+
+def _neg_rows(text: str, backend: str) -> list[dict]:
+    from medsim.text import analyze
+
+    return [
+        {**_entity_dict(f.entity), "polarity": f.polarity, "owner": f.owner, "historical": f.historical, "cue": f.cue}
+        for f in analyze(text, backend).findings
+    ]
+
+
 @app.command("ner")
-def ner(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba") -> None:
+def ner(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba", lines: LinesOpt = False) -> None:
     """Clinical entities: diseases, symptoms, drugs, exams, lab values, vitals, doses…"""
     from medsim.text import extract_entities
 
+    if lines:
+        _lines(file, backend, _ner_rows)
+        return
     text = _read(file)
     ents = _backend_guard(extract_entities, text, backend)
     if json_out:
@@ -129,18 +178,18 @@ def ner(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "j
 
 
 @app.command("neg")
-def neg(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba") -> None:
+def neg(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba", lines: LinesOpt = False) -> None:
     """Findings with polarity (present/absent/uncertain), owner and history."""
     from medsim.text import analyze
 
-    text = _read(file)
-    analysis = _backend_guard(analyze, text, backend)
-    if json_out:
-        _print_json([
-            {**_entity_dict(f.entity), "polarity": f.polarity, "owner": f.owner, "historical": f.historical, "cue": f.cue}
-            for f in analysis.findings
-        ])
+    if lines:
+        _lines(file, backend, _neg_rows)
         return
+    text = _read(file)
+    if json_out:
+        _print_json(_backend_guard(_neg_rows, text, backend))
+        return
+    analysis = _backend_guard(analyze, text, backend)
     from rich.table import Table
 
     colours = {"present": "green", "absent": "red", "uncertain": "yellow"}

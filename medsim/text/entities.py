@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-from medsim.text.lexicon import Lexicon, get_lexicon
+from medsim.text.lexicon import Lexicon, _key, get_lexicon
 from medsim.text.measures import (
     LABEL_FILLERS,
     VITAL_LABELS,
@@ -29,8 +30,45 @@ _SEX_RE = re.compile(
 _VALUE_PART = re.compile(r"\d+(?:\.\d+)?(?:\s*(?:/|[-~～至])\s*\d+(?:\.\d+)?)?")
 # a patient puts an adverb between the body part and the pain (头还是疼, 膝盖一直疼, 肚子有点痛): the part
 # and 疼/痛 together must still be a lexicon or lay term (头疼, 膝盖疼, 肚子痛) for the stretch to be one
-_PAIN_ADVERB = re.compile(r"(?:一直|还是|仍然|依然|总是|老是|经常|时常|偶尔|有点儿|有点|有些|特别|非常|挺|很|还|仍|也|又)(?=[疼痛])")
+_PAIN_ADVERB = re.compile(r"(?:不怎么|不太|没有|也不|也没|都不|都没|还不|一直|还是|仍然|依然|总是|老是|经常|时常|偶尔|有点儿|有点|有些|特别|非常|挺|很|还|仍|也|又|不|没)(?=[疼痛])")
 _AGE_RE = re.compile(r"(\d+(?:\.\d+)?)岁(?:(\d+)个?月)?|(\d+)个?月龄")
+
+
+# Names the lexicons cannot list one by one, told by how they end: a medicine's form (感冒灵颗粒,
+# 氧氟沙星滴耳液, 消炎药), an operation or treatment (额肌悬吊术, 溶石治疗), a test (基因检测), an
+# inflammation or tumour (睾丸炎, 腺癌). The head before the ending is one to three word tokens.
+_SUFFIX_TYPES: list[tuple[str, re.Pattern]] = [
+    ("drug", re.compile(r"(?:颗粒|口服液|胶囊|软胶囊|肠溶片|缓释片|泡腾片|分散片|咀嚼片|片剂|片|丸|散|膏|乳膏|软膏|凝胶|"
+                        r"糖浆|合剂|冲剂|注射液|注射剂|针剂|滴眼液|滴鼻液|滴耳液|喷雾剂|气雾剂|混悬液|混悬剂|干混悬剂|"
+                        r"洗剂|溶液|栓剂|贴剂|药水|药膏|药)$")),
+    ("procedure", re.compile(r"(?:切除术|根治术|吻合术|置换术|成形术|修补术|移植术|造口术|造瘘术|引流术|"
+                             r"消融术|介入术|探查术|术|治疗|疗法)$")),
+    ("exam", re.compile(r"(?:检查|检测|化验|试验|造影|筛查|测定|镜检)$")),
+    ("disease", re.compile(r"(?:炎|癌|瘤|综合征|综合症|结石|囊肿|息肉|溃疡)$")),
+]
+# words that qualify any test or treatment and name none (进一步检查, 对症治疗)
+_GENERIC_HEADS = {
+    "进一步", "相关", "相应", "必要", "其他", "其它", "全面", "详细", "定期", "复查", "一些", "这个", "那个", "什么",
+    "哪些", "各种", "各项", "所有", "有关", "对症", "积极", "继续", "及时", "配合", "规范", "系统", "正规", "保守",
+    "常规", "进行", "接受", "需要", "建议", "专业", "一般", "简单", "这种", "那种", "哪种", "牙",
+}
+# a verb or function word is not the head of a name: 吃/用/服 + 药 is taking medicine
+_HEAD_STOP = set("吃用服喝开买拿换停喂给上打的了和与及或是在做有无没不要能会就还也都很太去来把被让")
+_SUFFIX_STOP = {
+    "用药", "服药", "吃药", "换药", "停药", "买药", "开药", "喂药", "上药", "拿药", "医药", "农药", "火药",
+    "配药", "抓药", "西药房", "中药房", "药", "片", "丸", "散", "膏", "栓", "术", "治疗", "疗法", "检查", "检测",
+    "化验", "试验", "筛查", "测定", "炎", "癌", "瘤", "手术", "技术", "艺术", "学术", "算术", "美术", "武术",
+    "战术", "魔术", "话术", "心术", "马术", "发炎", "消炎", "一片", "两片", "半片", "照片", "图片", "名片",
+    "卡片", "刀片", "切片", "唱片", "影片", "片子", "鸡精散", "分散", "解散", "扩散", "松散", "拆散", "失散",
+    "冲散", "打散", "离散", "药膏", "溶液", "进一步治疗", "对症治疗", "积极治疗", "继续治疗", "进行治疗",
+    "及时治疗", "配合治疗", "检查检查", "做检查", "去检查", "再检查",
+}
+# one-character symptom verbs a patient writes alone (没吐, 又烧了, 有时疼): read as findings only after
+# a negation or an adverb, or before an aspect word, so 咽痒 or 吐字 are not taken apart
+_VERB_ENTITY = {"咳", "吐", "烧", "喘", "疼", "痛", "晕"}
+_VERB_CONTEXT_BEFORE = {"不", "没", "没有", "还", "又", "也", "在", "会", "一直", "老是", "总是", "经常", "就",
+                        "都", "再", "开始", "有点", "有些", "有时", "怎么", "偶尔", "时常", "一阵", "很", "特别", "非常"}
+_VERB_CONTEXT_AFTER = {"了", "过", "着", "得", "的", "出", "出来", "起来"}
 
 
 @dataclass(slots=True)
@@ -96,7 +134,7 @@ def _term_entities(norm: Normalized, tokens: list[Token], lex: Lexicon) -> list[
             s = tok.norm if j == i + 1 else "".join(t.norm for t in tokens[i:j])
             if len(s) > lex.max_term_len + 2:
                 continue
-            hs = s[:2].upper() if s.isascii() else s[:2]
+            hs = _key(s[:2])
             if hs not in heads and s[0] not in "双两左右":
                 continue
             hit = _lookup(lex, s)
@@ -110,7 +148,7 @@ def _term_entities(norm: Normalized, tokens: list[Token], lex: Lexicon) -> list[
                             break
             if hit is None:
                 continue
-            key = s.upper() if s.isascii() else s
+            key = _key(s)
             if key in lex.label_only and not _followed_by_value(tokens, j):
                 continue
             ns, ne = tok.nstart, tokens[j - 1].nend
@@ -146,13 +184,13 @@ def _inner_terms(norm: Normalized, tok: Token, lex: Lexicon) -> list[Entity]:
     heads = lex.heads
     p = 0
     while p < len(s) - 1:
-        if s[p : p + 2] not in heads:
+        if _key(s[p : p + 2]) not in heads:
             p += 1
             continue
         for L in range(min(lex.max_term_len, len(s) - p), 1, -1):
             sub = s[p : p + L]
             hit = _lookup(lex, sub)
-            if hit and (sub.upper() if sub.isascii() else sub) not in lex.label_only:
+            if hit and _key(sub) not in lex.label_only:
                 out.append(_entity(norm, tok.nstart + p, tok.nstart + p + L, hit[1][0], hit[0]))
                 p += L
                 break
@@ -286,10 +324,97 @@ def _attach_laterality(norm: Normalized, ents: list[Entity]) -> None:
             prev_side = (e.laterality, e.nend)
 
 
+def _is_cjk(s: str) -> bool:
+    return bool(s) and all("\u4e00" <= c <= "\u9fa5" for c in s)
+
+
+@cache
+def _not_name_words() -> frozenset[str]:
+    """Cue words (negation, hedges, history…) and place words: never part of a name."""
+    lex = get_lexicon()
+    words = set(lex.negation_pre + lex.negation_post + lex.uncertainty_pre + lex.uncertainty_post)
+    words.update(lex.pseudo_negations + lex.historical_markers + lex.family_markers + lex.negation_end)
+    words.update(("当地", "外院", "本院", "我院", "医院", "门诊", "住院", "术后", "术前", "今", "现", "再", "仍"))
+    return frozenset(words)
+
+
+_FUNCTION_CHARS = set("为以于与及其之因由行示见经予对向后前内外中上下里间时将已曾再又即则并而")
+# jieba's part-of-speech tags of words that can start or continue a name: nouns, names, unknown pieces
+_NAME_TAGS = ("n", "nz", "ng", "nr", "nrt", "nrfg", "ns", "nt", "vn", "j", "l", "i", "eng", "x")
+
+
+def _name_part(word: str, type_: str = "") -> bool:
+    """A word that may be part of a drug, test or disease name (中分化, 蒲地蓝), not 为 / 进一步 / 保守."""
+    if word in _not_name_words() or word in _GENERIC_HEADS:
+        return False
+    if get_lexicon().lookup(word) is not None:
+        return True
+    from medsim.text.segmenters import jieba_word_tags
+
+    tag = jieba_word_tags().get(word)
+    if tag is None:  # an unknown piece of a name (蒲地蓝, 额 肌), not a stray 为 / 中 / 内
+        return len(word) > 1 or word not in _FUNCTION_CHARS
+    # an operation is named by what is done: 悬吊, 切除, 修补 are verbs
+    return tag in _NAME_TAGS or (type_ == "procedure" and tag == "v")
+
+
+def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken: list[Entity]) -> list[Entity]:
+    """Names the lexicons miss, typed by their ending (see _SUFFIX_TYPES); also one-character
+    symptom verbs (疼, 痒, 没吐). Only tokens no lexicon entity covers are read."""
+    covered = set()
+    for e in taken:
+        covered.update(range(e.nstart, e.nend))
+    out: list[Entity] = []
+    n = len(tokens)
+    i = 0
+    while i < n:
+        tok = tokens[i]
+        w = tok.norm
+        if tok.kind != "word" or not _is_cjk(w) or any(q in covered for q in range(tok.nstart, tok.nend)):
+            i += 1
+            continue
+        if len(w) == 1 and w in _VERB_ENTITY and w in lex.symptom_verbs:
+            prev = tokens[i - 1].norm if i > 0 and tokens[i - 1].nend == tok.nstart else ""
+            nxt = tokens[i + 1].norm if i + 1 < n and tokens[i + 1].nstart == tok.nend else ""
+            if prev in _VERB_CONTEXT_BEFORE or nxt in _VERB_CONTEXT_AFTER:
+                if not (w in "疼痛" and nxt[:1] in ("爱", "快", "苦")):
+                    out.append(_entity(norm, tok.nstart, tok.nend, "symptom", lex.symptom_verbs[w]))
+            i += 1
+            continue
+        if len(w) == 2 and w[0] in "不没" and w[1] in _VERB_ENTITY and w[1] in lex.symptom_verbs:  # 没吐 / 不烧 as one token
+            out.append(_entity(norm, tok.nstart + 1, tok.nend, "symptom", lex.symptom_verbs[w[1]]))
+            i += 1
+            continue
+        for type_, rx in _SUFFIX_TYPES:
+            if not rx.search(w):
+                continue
+            # the suffix may be its own token (感冒灵 / 颗粒): take up to three word tokens before it
+            k, head = i, w
+            while k > 0 and len(head) < 10:
+                p = tokens[k - 1]
+                if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or p.nend - 1 in covered
+                        or p.norm in _HEAD_STOP or p.norm[-1] in _HEAD_STOP or i - k >= 3 or not _name_part(p.norm, type_)):
+                    break
+                k -= 1
+                head = p.norm + head
+            m = rx.search(head)
+            stem = head[: m.start()]
+            if (not stem or any(head.startswith(c) for c in _not_name_words() if len(c) <= len(stem)) or stem in _GENERIC_HEADS or head in _SUFFIX_STOP
+                    or (m.end() - m.start() == 1 and len(head) < 3)):
+                continue
+            ent = _entity(norm, tokens[k].nstart, tok.nend, type_, head)
+            out.append(ent)
+            covered.update(range(ent.nstart, ent.nend))
+            break
+        i += 1
+    return out
+
+
 def entities_from(norm: Normalized, tokens: list[Token]) -> list[Entity]:
     """Entities of an already normalized and tokenized text."""
     lex = get_lexicon()
     terms = _term_entities(norm, tokens, lex)
+    terms.extend(_suffix_entities(norm, tokens, lex, terms))
     drugs = [e for e in terms if e.type == "drug"]
     out = list(terms)
     for i, tok in enumerate(tokens):

@@ -2,7 +2,7 @@
 
 Every file is plain text with a ``# source:`` / ``# licence:`` header. Typed lists are
 ``canonical|alias|alias``; lay synonyms are ``lay<TAB>standard``; cue lists are one cue a
-line (with ``<TAB>pre|post|prefix`` where the position matters); ``broader_terms.txt`` links a
+line (with ``<TAB>pre|post|prefix|end`` where the position matters); ``broader_terms.txt`` links a
 subtype to its parent (``narrower<TAB>broader``).
 """
 
@@ -49,8 +49,8 @@ def _data_lines(path: Path) -> list[str]:
 
 
 def _key(term: str) -> str:
-    """Lookup key: Latin letters compared case-insensitively (cea == CEA)."""
-    return term.upper() if term.isascii() else term
+    """Lookup key: Latin letters compared case-insensitively (cea == CEA, 头颅mri == 头颅MRI)."""
+    return term if term.isascii() and term.isupper() else term.upper()
 
 
 @dataclass
@@ -66,6 +66,7 @@ class Lexicon:
     negation_pre: list[str] = field(default_factory=list)
     negation_post: list[str] = field(default_factory=list)
     negation_prefix: list[str] = field(default_factory=list)  # 非: only the term written onto it
+    negation_end: list[str] = field(default_factory=list)  # 没有 closing its clause: 喝酒抽烟都没有
     uncertainty_pre: list[str] = field(default_factory=list)
     uncertainty_post: list[str] = field(default_factory=list)
     pseudo_negations: list[str] = field(default_factory=list)
@@ -73,10 +74,15 @@ class Lexicon:
     historical_markers: list[str] = field(default_factory=list)
     narrator_markers: list[str] = field(default_factory=list)
     broader: dict[str, set[str]] = field(default_factory=dict)  # canonical -> its direct parents
+    # one-character symptom verbs (烧 → 发热): read alone or right after a negation only
+    symptom_verbs: dict[str, str] = field(default_factory=dict)
     # each typed file's lines as written, (head, other names), in file order: for callers that
     # need a file's own groupings (the patient's lay speech), not the merged lookup tables
     groups: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
     lay_pairs: list[tuple[str, str]] = field(default_factory=list)  # (standard, lay), file order
+    # keys that came from chineseblue_terms.tsv (names marked in public NER train data), not
+    # from medsim's own files: they name things, they are not the patient's speech
+    external: set[str] = field(default_factory=set)
     max_term_len: int = 1
     # first two characters of every key (lay phrases too): a cheap filter before lookups
     heads: set[str] = field(default_factory=set)
@@ -85,6 +91,12 @@ class Lexicon:
     def lookup(self, surface: str) -> tuple[str, tuple[str, ...]] | None:
         """(canonical, types) for a typed-lexicon surface form, or None."""
         return self.entries.get(_key(surface))
+
+    def own_type_of(self, term: str) -> str | None:
+        """Type from medsim's own lexicon files only (not the external name list)."""
+        if _key(term) in self.external:
+            return None
+        return self.type_of(term)
 
     def canonical(self, term: str) -> str | None:
         """Standard term for a synonym, brand name, abbreviation or lay phrase."""
@@ -178,6 +190,39 @@ def _load(folder: Path) -> Lexicon:
                     lex.label_only.add(k)
                 lex.max_term_len = max(lex.max_term_len, len(name))
     lay = folder / "lay_synonyms.txt"
+    _load_lay(lex, lay)
+    _load_external(lex, folder / "chineseblue_terms.tsv")
+    _load_cues(lex, folder)
+    return lex
+
+
+def _load_external(lex: Lexicon, path: Path) -> None:
+    """Names marked in public NER train data, typed; medsim's own entries win on a clash."""
+    if not path.exists():
+        return
+    for line in _data_lines(path):
+        name, _, type_ = line.partition("\t")
+        name, type_ = name.strip(), type_.strip()
+        k = _key(name)
+        if not name or type_ not in ENTITY_TYPES or k in lex.entries or lex.lay_synonyms.get(name):
+            continue
+        # a longer name whose head is a medsim term (急性戊型病毒性肝炎 → 病毒性肝炎) keeps that
+        # term as its canonical form, so what links to it (synonyms, is-a, the fact checker) still does
+        canon = name
+        for i in range(1, len(k) - 1):
+            own = lex.entries.get(k[i:])
+            if own is not None and _key(own[0]) not in lex.external:
+                canon, type_ = own[0], own[1][0]
+                break
+        lex.entries[k] = (canon, (type_,))
+        lex._surface_text[k] = name
+        lex.by_type.setdefault(type_, set()).add(canon)
+        lex.external.add(k)
+        lex.heads.add(k[:2])
+        lex.max_term_len = max(lex.max_term_len, len(name))
+
+
+def _load_lay(lex: Lexicon, lay: Path) -> None:
     if lay.exists():
         for line in _data_lines(lay):
             parts = line.split("\t")
@@ -191,13 +236,16 @@ def _load(folder: Path) -> Lexicon:
             lex.max_term_len = max(lex.max_term_len, len(lay_term))
             canon = lex.canonical(std) or std
             lex.standard_to_lay.setdefault(canon, []).append(lay_term)
+
+
+def _load_cues(lex: Lexicon, folder: Path) -> None:
     for stem, kind in (("negation_cues", "negation"), ("uncertainty_cues", "uncertainty")):
         path = folder / f"{stem}.txt"
         if path.exists():
             for line in _data_lines(path):
                 cue, _, pos = line.partition("\t")
                 pos = pos.strip()
-                if pos not in ("post", "prefix") or (pos == "prefix" and kind != "negation"):
+                if pos not in ("post", "prefix", "end") or (pos in ("prefix", "end") and kind != "negation"):
                     pos = "pre"
                 getattr(lex, f"{kind}_{pos}").append(cue.strip())
     for stem, attr in (
@@ -209,6 +257,12 @@ def _load(folder: Path) -> Lexicon:
         path = folder / f"{stem}.txt"
         if path.exists():
             setattr(lex, attr, _data_lines(path))
+    path = folder / "symptom_verbs.txt"
+    if path.exists():
+        for line in _data_lines(path):
+            verb, _, std = line.partition("\t")
+            if verb.strip() and std.strip():
+                lex.symptom_verbs[verb.strip()] = lex.canonical(std.strip()) or std.strip()
     path = folder / "broader_terms.txt"
     if path.exists():
         for line in _data_lines(path):
@@ -216,7 +270,6 @@ def _load(folder: Path) -> Lexicon:
             if broad.strip():
                 key = lex.canonical(narrow.strip()) or narrow.strip()
                 lex.broader.setdefault(key, set()).add(lex.canonical(broad.strip()) or broad.strip())
-    return lex
 
 
 _lock = threading.Lock()

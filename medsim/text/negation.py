@@ -29,16 +29,38 @@ from medsim.text.lexicon import get_lexicon
 from medsim.text.normalize import Normalized
 
 FINDING_TYPES = {"disease", "symptom", "exam", "drug", "procedure"}
-_CLAUSE_END = re.compile(r"[，。；！？\n]|但是|但|然而|(?<![继从进因反然])而(?![且后])|却")
+_CLAUSE_END = re.compile(r"[，。；！？\n]|但是|但|然而|(?<![继从进因反然])而(?![且后])|却|不过(?!敏)|可是|只是")
 _SECTION = re.compile(r"(家族史|既往史|个人史|婚育史|月经史|现病史|主诉|体格检查|辅助检查|诊断|过敏史|手术史)\s*[：:\n]")
 _CONNECT = set("、和及与或并 ：，")  # what may sit between findings a post cue covers (no clause end)
-_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|示|为)*[\s：]*$")
+_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为)*[\s：]*$")
+# a negation before a finding reaches the findings listed after it (无发热、咳嗽; 没有鼻塞流鼻涕), not a
+# finding that a new predicate, a time or a contrast introduces (没发烧就是咳嗽, 白天没烧晚上37.5)
+_LIST_GAP = re.compile(r"^(?:[、和及与或并也都亦等“”\"'（）()《》\s：]|或者|或是|以及|病?史)*$")
+_SCOPE_BREAK = re.compile(
+    r"就是|就|只是|只有|光是|才|又|还|然后|后来|之后|以后|以前|之前|时候|时|现在|今天|昨天|前天|晚上|白天|早上|"
+    r"中午|下午|上午|夜里|夜间|偶尔|经常|有时|总是|老是|一直|但|可是|不过|而且|所以|因为|因此|引起|导致|吃|喝|用"
+)
+# what may close a clause after a trailing negation (喝酒抽烟都没有了 / 呢 / 啊)
+_END_TAIL = re.compile(r"^[了呢啊呀哦吧的过嘛哈\s]*$")
+# a question's last words: the clause asks (发烧吗, 是肺炎么)
+_QUESTION_TAIL = re.compile(r"(?:吗|么|呢|嘛|没)[啊呀哦]?$")
+# 发烧好了 / 烧退了: the finding was there and has resolved
+_RESOLVED = re.compile(r"(?:也|都|已经|已|就|早就)?(?:好了|退了|好多了|痊愈了?|消失了|没了|止住了|退下来了|好转了)")
 _HIST_SUFFIX = re.compile(r"(?:病)?史")
 # 高血压、糖尿病史: the trailing 史 covers the whole list
-_HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*病?史")
+_HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*等?病?史")
 # "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
 _ONSET_MARKERS = {"年前", "多年前"}
 _CLAUSE_POST = {"？", "?"}
+# a question asks about a diagnosis it names (是肺炎吗？); a symptom the patient reports in a question
+# (那发烧怎么办？) stays what it is unless a question word is written onto it (有没有发烧)
+_QUESTION_HEDGED = {"disease"}
+# a condition hedges what it covers even when a negation sits closer: 如果不发烧就不用去
+_CONDITIONAL = {"如果", "如果是", "要是", "假如", "假设", "若是", "万一", "一旦", "只要", "的话"}
+_BEFORE_IT = re.compile(r"的?(?:之前|以前)")
+_NO_MORE = re.compile(r"(?:未再|没再|没有再|不再|再未|再无)[^，。；！？]{0,3}$")
+# a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
+_WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
@@ -88,56 +110,82 @@ _NEVER = re.compile(r"(?!x)x")
 
 
 @cache
-def _regexes() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+def _regexes() -> tuple[re.Pattern, dict[str, tuple[str, ...]], re.Pattern, re.Pattern]:
+    """One alternation of every cue (longest first) and the roles each cue plays: the same
+    string can be pre and post (不除外), pre and end (没有), …; roles are decided by position."""
     lex = get_lexicon()
-    # the same cue can be pre and post (不除外): keep both roles
     groups = [
         ("unc_pre", lex.uncertainty_pre),
         ("unc_post", lex.uncertainty_post),
         ("neg_post", lex.negation_post),
         ("neg_pre", lex.negation_pre),
         ("neg_prefix", lex.negation_prefix),
+        ("neg_end", lex.negation_end),
         ("family", lex.family_markers),
         ("hist", lex.historical_markers),
     ]
-    pat = "|".join(f"(?P<{k}>{_alternation(ws)})" for k, ws in groups if ws)
+    roles: dict[str, tuple[str, ...]] = {}
+    for kind, ws in groups:
+        for w in ws:
+            if kind not in roles.get(w, ()):
+                roles[w] = roles.get(w, ()) + (kind,)
+    pat = re.compile(_alternation(list(roles))) if roles else _NEVER
     pseudo = re.compile(_alternation(lex.pseudo_negations)) if lex.pseudo_negations else _NEVER
     narrator = re.compile(_alternation(lex.narrator_markers)) if lex.narrator_markers else _NEVER
-    return re.compile(pat), pseudo, narrator
+    return pat, roles, pseudo, narrator
+
+
+def _is_finding_term(s: str) -> bool:
+    """What is left of a stretch once a negation is taken out is itself a finding (肚子不疼 → 肚子疼,
+    不流鼻涕 → 流鼻涕, 没痰 → 痰): then the negation inside negates it. 精神不好 → 精神好 is not."""
+    lex = get_lexicon()
+    s = s.strip()
+    if not s:
+        return False
+    for cand in (s, s[1:] if s[0] == "有" and len(s) > 1 else ""):
+        if not cand:
+            continue
+        if cand in lex.symptom_verbs:
+            return True
+        typ = lex.type_of(cand)
+        if typ in FINDING_TYPES:
+            return True
+    return False
 
 
 def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
-    cue_re, pseudo_re, narrator_re = _regexes()
-    lex = get_lexicon()
+    cue_re, roles, pseudo_re, narrator_re = _regexes()
     pseudo = [(m.start(), m.end()) for m in pseudo_re.finditer(text)]
     pseudo_starts = [ps for ps, _ in pseudo]
-    # the same string may be a pre and a post cue (不除外, 未及): roles decided by position
-    both_unc = set(lex.uncertainty_pre) & set(lex.uncertainty_post)
-    both_neg = set(lex.negation_pre) & set(lex.negation_post)
     ent_spans = [(e.nstart, e.nend) for e in entities]
     ent_starts = [s for s, _ in ent_spans]
     cues: list[_Cue] = []
     for m in cue_re.finditer(text):
-        s, e, kind = m.start(), m.end(), m.lastgroup or ""
-        # inside a finding's own words (四肢无力, 无痛性肉眼血尿) it is not a cue
-        i = bisect_right(ent_starts, s) - 1
-        if i >= 0 and ent_spans[i][0] <= s and e <= ent_spans[i][1] and kind not in ("unc_post",):
-            continue
-        if kind.startswith("neg"):
+        s, e = m.start(), m.end()
+        w = m.group(0)
+        kinds = roles[w]
+        is_neg = any(k.startswith("neg") for k in kinds)
+        if is_neg:
             # pseudo-negations do not nest, so only the last one starting at or before s can cover it
             k = bisect_right(pseudo_starts, s) - 1
             if k >= 0 and any(pseudo[q][1] >= e for q in range(max(0, k - 2), k + 1)):
                 continue
-        if kind == "family" and narrator_re.match(text, e):
-            continue  # 母亲代述 / 其父陪同: the family member tells the history, it is not theirs
-        w = m.group(0)
-        if w in both_unc:
-            cues.append(_Cue(s, e, w, "unc_pre"))
-            cues.append(_Cue(s, e, w, "unc_post"))
-        elif w in both_neg:
-            cues.append(_Cue(s, e, w, "neg_pre"))
-            cues.append(_Cue(s, e, w, "neg_post"))
-        else:
+            # nor when a pseudo-negation starts inside it: 也不怎么咳 is 也 + 不怎么 (a degree word)
+            k2 = bisect_left(pseudo_starts, s + 1)
+            if k2 < len(pseudo) and pseudo[k2][0] < e:
+                continue
+        # inside a finding's own words (四肢无力, 无痛性肉眼血尿) it is not a cue, unless what is
+        # left without it is a finding itself (肚子不疼): then it negates that finding
+        i = bisect_right(ent_starts, s) - 1
+        if i >= 0 and ent_spans[i][0] <= s and e <= ent_spans[i][1] and "unc_post" not in kinds:
+            es, ee = ent_spans[i]
+            if (is_neg and "neg_prefix" not in kinds and get_lexicon().type_of(text[es:ee]) is None
+                    and _is_finding_term(text[es:s] + text[e:ee])):
+                cues.append(_Cue(s, e, w, "neg_inner"))
+            continue
+        for kind in kinds:
+            if kind == "family" and narrator_re.match(text, e):
+                continue  # 母亲代述 / 其父陪同: the family member tells the history, it is not theirs
             cues.append(_Cue(s, e, w, kind))
     return cues
 
@@ -193,6 +241,31 @@ class FindingContext:
         lo, hi = bisect_left(self.cue_starts, nstart), bisect_left(self.cue_starts, nend)
         return any(c.kind == "family" and c.end <= nend for c in self.cues[lo:hi])
 
+    def _in_scope(self, cue: _Cue, e: Entity) -> bool:
+        """A pre negation reaches this finding: only a short stretch, or a list of findings, between."""
+        text, ents, starts = self.text, self.findings_ents, self.ent_starts
+        pos, first = cue.end, True
+        between = ents[bisect_left(starts, cue.end) : bisect_left(starts, e.nstart)]
+        for x in [*between, e]:
+            if x.nend <= pos and x is not e:
+                continue
+            gap = text[pos : x.nstart] if x.nstart > pos else ""
+            if first:
+                ok = (len(gap) <= 6 or ("、" in gap and len(gap) <= 12)) and not _SCOPE_BREAK.search(gap)
+            else:
+                ok = bool(_LIST_GAP.match(gap)) or ("、" in gap and len(gap) <= 8 and not _SCOPE_BREAK.search(gap))
+            if not ok:
+                return False
+            pos, first = max(pos, x.nend), False
+        return True
+
+    def _question(self, start: int, ce: int) -> bool:
+        """The clause ending at ``ce`` is a question (？ or 吗/么/呢 as its last word)."""
+        text = self.text
+        if ce < len(text) and text[ce] in "？?":
+            return True
+        return bool(_QUESTION_TAIL.search(text, max(0, ce - 3), ce) or _WH.search(text, start, ce))
+
     def judge(self, e: Entity) -> Finding:
         text, bounds, bound_ends, cues = self.text, self.bounds, self.bound_ends, self.cues
         bi = bisect_right(bounds, e.nstart - 1) - 1
@@ -201,29 +274,49 @@ class FindingContext:
         ce = bounds[ci] if ci < len(bounds) else len(text)
         f = Finding(e)
         best_pre: _Cue | None = None
+        inner: _Cue | None = None
+        condition: _Cue | None = None
         lo = bisect_left(self.cue_starts, cs)
         hi = bisect_right(self.cue_starts, ce)  # a closing ？ sits on the boundary itself
         for c in cues[lo:hi]:
-            if c.end <= e.nstart:
+            if c.kind == "neg_inner":
+                if e.nstart <= c.start and c.end <= e.nend:
+                    inner = c
+            elif c.end <= e.nstart or (c.kind == "neg_pre" and c.start < e.nstart < c.end < e.nend):
+                # (a cue may run into a stretch someone marked: 也【不胀】)
                 if c.kind in ("neg_pre", "unc_pre") or (c.kind == "neg_prefix" and c.end == e.nstart):
                     if best_pre is None or c.start >= best_pre.start:
                         best_pre = c
+                    if c.text in _CONDITIONAL:
+                        condition = c
                 elif c.kind == "family":
                     f.owner = "family"
                 elif c.kind == "hist" and (c.text not in _ONSET_MARKERS or e.type in ("disease", "procedure")):
                     f.historical = True
+        if best_pre is not None and best_pre.kind == "neg_pre" and (
+                not self._in_scope(best_pre, e) or _BEFORE_IT.match(text, e.nend)):
+            best_pre = None  # 没拉肚子之前发烧了: before the diarrhoea came, not no diarrhoea
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
-        post = _post_cue(text, e, clause_ents, cues[lo:hi])
-        chosen = post or best_pre
+        post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)
+        if post is not None and post.text in _CLAUSE_POST and e.type not in _QUESTION_HEDGED:
+            post = None  # a question mark alone does not hedge a symptom the patient reports
+        if post is None and best_pre is None and e.type in _QUESTION_HEDGED and self._question(e.nend, ce):
+            post = _Cue(ce, ce, "吗", "unc_post")
+        chosen = inner or post or best_pre
         if chosen is not None:
             f.polarity = "absent" if chosen.kind.startswith("neg") else "uncertain"
             f.cue = chosen.text
         # an uncertainty cue anywhere around wins over a bare 无 (不除外 / 待排 / ？)
-        if f.polarity == "absent" and best_pre and post and best_pre.kind != post.kind:
-            f.polarity, f.cue = "uncertain", (best_pre if best_pre.kind == "unc_pre" else post).text
+        if f.polarity == "absent":
+            unc = [c for c in (best_pre, post, condition) if c is not None and c.kind.startswith("unc")]
+            if unc:
+                f.polarity, f.cue = "uncertain", unc[0].text
         if _HIST_RUN.match(text, e.nend):
             f.historical = True
+        if f.polarity == "present" and (_RESOLVED.match(text, e.nend)
+                                        or _NO_MORE.search(text, max(cs, e.nstart - 7), e.nstart)):
+            f.historical = True  # 发烧好了 / 未再出血: had it, resolved
         k = bisect_right(self.section_starts, e.nstart) - 1
         if k >= 0 and e.nstart < self.sections[k][1]:
             name = self.sections[k][2]
@@ -239,10 +332,13 @@ def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
     return [ctx.judge(e) for e in ctx.findings_ents]
 
 
-def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue]) -> _Cue | None:
-    """A post cue right after this finding, or after the run of findings it belongs to."""
+def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue], ce: int) -> _Cue | None:
+    """A post cue right after this finding, or after the run of findings it belongs to; a
+    trailing negation (没有 closing the clause) counts as one."""
     for c in cues:
-        if c.start < e.nend or c.kind not in ("neg_post", "unc_post"):
+        if c.start < e.nend or c.kind not in ("neg_post", "unc_post", "neg_end"):
+            continue
+        if c.kind == "neg_end" and not _END_TAIL.match(text[c.end : ce]):
             continue
         if c.text in _CLAUSE_POST:
             return c
@@ -256,5 +352,6 @@ def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue]) -> _Cu
         between = text[gap_start : c.start]
         if _POST_GAP.match(between) or _HIST_SUFFIX.fullmatch(between):
             return c
-        return None
+        if c.kind != "neg_end":
+            return None
     return None

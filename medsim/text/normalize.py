@@ -165,6 +165,17 @@ class Normalized:
 
         return mapper
 
+    def to_norm(self, start: int, end: int) -> tuple[int, int]:
+        """Map an original span [start, end) to the normalized text (a span reaching into a
+        rewrite covers the whole rewritten spelling)."""
+        ns, ne = start, end
+        for ed in self._edits:  # in text order
+            if ed.orig_start <= start:
+                ns = ed.norm_start if start < ed.orig_end else start + ed.norm_end - ed.orig_end
+            if ed.orig_start < end:
+                ne = ed.norm_end if end <= ed.orig_end else end + ed.norm_end - ed.orig_end
+        return ns, max(ns, ne)
+
     def to_orig(self, start: int, end: int) -> tuple[int, int]:
         """Map a normalized span [start, end) to the original text."""
         if end <= start:

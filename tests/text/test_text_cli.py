@@ -103,3 +103,29 @@ def test_cli_module_import_is_cheap():
     code = "import sys, cli.text_cmd; print('jieba' in sys.modules, 'medsim.text' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_lines_mode_one_array_per_input_line():
+    res = runner.invoke(app, ["neg", "-", "--lines"], input="现在没发烧就是咳嗽\n\n否认高血压、糖尿病史\n")
+    assert res.exit_code == 0
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and rows[1] == []
+    assert [(r["norm"], r["polarity"]) for r in rows[0]] == [("发热", "absent"), ("咳嗽", "present")]
+    assert {r["polarity"] for r in rows[2]} == {"absent"}
+    assert rows[0][1]["start"] == 7  # offsets are within the line
+
+
+def test_ner_lines_from_a_file(tmp_path):
+    p = tmp_path / "texts.txt"
+    p.write_text("拜阿司匹林100mg qd\n吃了感冒灵颗粒\n", encoding="utf-8")
+    res = runner.invoke(app, ["ner", str(p), "--lines"])
+    assert res.exit_code == 0
+    first, second = (json.loads(line) for line in res.stdout.splitlines())
+    assert first[0]["norm"] == "阿司匹林" and second[0]["type"] == "drug"
+
+
+def test_lines_mode_bad_byte_is_exit_2(tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_bytes("咳嗽\n".encode() + b"\xff\xfe\n")
+    res = runner.invoke(app, ["neg", str(p), "--lines"])
+    assert res.exit_code == 2 and "line 2 is not UTF-8" in res.output

@@ -173,6 +173,52 @@ def test_lay_pain_with_an_adverb_inside_is_one_symptom(text, norm, surface):
         assert s.norm == norm
 
 
-def test_adverb_pain_pattern_takes_no_negation_or_non_terms():
-    assert _by_type("头不疼，膝盖也不痛。", "symptom") == []
+def test_negated_lay_pain_is_the_symptom_denied_and_non_terms_stay_out():
+    # 头不疼 names a headache the patient denies: one symptom, read absent (it was left out before)
+    from medsim.text import analyze
+
+    found = {f.norm: f.polarity for f in analyze("头不疼，膝盖也不疼。").findings}
+    assert found == {"头痛": "absent", "关节痛": "absent"}
     assert _by_type("他一直疼爱孩子。", "symptom") == []
+
+
+@pytest.mark.parametrize(("text", "surface", "type_"), [
+    ("吃了感冒灵颗粒，好多了", "感冒灵颗粒", "drug"),
+    ("医生让我术后涂药膏", "药膏", "drug"),
+    ("一直吃头孢和益生菌", "头孢", "drug"),
+    ("开了点消炎药", "消炎药", "drug"),
+    ("抗生素用了三天", "抗生素", "drug"),
+    ("十一天前做了额肌悬吊术", "额肌悬吊术", "procedure"),
+    ("建议做基因检测", "基因检测", "exam"),
+    ("确诊为睾丸炎", "睾丸炎", "disease"),
+])
+def test_names_told_by_their_ending_and_drug_classes(text, surface, type_):
+    assert any(e.text == surface and e.type == type_ for e in extract_entities(text)), extract_entities(text)
+
+
+@pytest.mark.parametrize("text", ["用药后好转，吃药三天", "建议进一步检查", "今为进一步治疗入院", "血栓形成"])
+def test_endings_after_verbs_or_generic_words_name_nothing_new(text):
+    got = {e.text for e in extract_entities(text)}
+    assert not got & {"用药", "吃药", "进一步检查", "今为进一步治疗", "进一步治疗"}
+    assert "血栓" not in {e.text for e in extract_entities(text) if e.type == "drug"}
+
+
+def test_one_character_symptom_verbs_only_in_context():
+    assert {e.norm for e in extract_entities("昨天没吐，又烧了")} >= {"呕吐", "发热"}
+    assert not [e for e in extract_entities("他说话吐字不清") if e.norm == "呕吐"]
+
+
+def test_external_names_never_override_medsim_terms():
+    from medsim.text import get_lexicon
+
+    lex = get_lexicon()
+    assert lex.external, "chineseblue_terms.tsv loaded"
+    assert lex.own_type_of("阿司匹林") == "drug"
+    some = next(iter(lex.external))
+    assert lex.own_type_of(some) is None and lex.lookup(some) is not None
+
+
+def test_mixed_script_names_match_in_any_case():
+    assert any(e.type == "exam" for e in extract_entities("头颅MRI未见异常")) or \
+        any(e.type == "exam" for e in extract_entities("头颅mri未见异常"))
+    assert [e.norm for e in extract_entities("查B超")] == [e.norm for e in extract_entities("查b超")]

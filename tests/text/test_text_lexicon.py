@@ -9,7 +9,7 @@ LEXICON_FILES = [
     "diseases.txt", "symptoms.txt", "drugs.txt", "exams.txt", "procedures.txt", "body_parts.txt",
     "departments.txt", "lay_synonyms.txt", "negation_cues.txt", "uncertainty_cues.txt",
     "pseudo_negations.txt", "family_markers.txt", "historical_markers.txt", "thuocl_medical_words.txt",
-    "narrator_markers.txt", "broader_terms.txt",
+    "narrator_markers.txt", "broader_terms.txt", "symptom_verbs.txt", "chineseblue_terms.tsv",
 ]
 
 
@@ -21,6 +21,7 @@ def test_every_lexicon_file_names_its_source_and_licence():
         assert "licence:" in head, name
     assert (folder / "THUOCL_LICENSE.txt").exists()
     assert (folder / "JioNLP_LICENSE.txt").exists()
+    assert (folder / "chineseblue_LICENSE.txt").exists()
 
 
 def test_lexicon_is_cached():

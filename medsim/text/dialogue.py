@@ -1,0 +1,143 @@
+"""Findings in a consultation read turn by turn: a clinician's question takes its answer.
+
+"有没有发烧？" — "没有" makes 发热 absent, "有" or "烧了两天" present; a question nobody answers
+stays uncertain. What a patient says is read as said. A disease the clinician names while
+explaining (支气管炎的话没有肺炎严重) is not said of this patient: it stays uncertain unless the
+clinician states it (是支气管炎, 诊断为肺炎).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from medsim.text.analysis import analyze, judge_spans
+from medsim.text.negation import Finding
+
+PATIENT = {"patient", "患者", "病人", "家属"}
+CLINICIAN = {"doctor", "clinician", "医生", "大夫"}
+
+# a bare answer's first words (嗯有的 / 没有呢 / 不是): yes or no to the question before
+# (a few words may come first: 今天没有 / 现在不烧了 / 暂时没有)
+_LEAD = r"^(?:[嗯恩哦噢啊对]+[，、。！ ]*)?(?:今天|现在|目前|暂时|昨天|这两天|最近|平时|一直|还|也|都|就)*"
+_YES = re.compile(_LEAD + r"(?:有的|有|是的|是|对的|对|会|偶尔有|有点|嗯)(?![没不无])")
+_NO = re.compile(_LEAD + r"(?:没有|没|无|不是|不会|不|木有)(?!多久|一会|怎么|太|是很)")
+# the clinician states a diagnosis of this patient
+_STATED = re.compile(r"(?:就是|是|属于|诊断为?|确诊为?|得了|患了|考虑是?)[^，。；！？]{0,4}$")
+_ASKS = re.compile(r"有没有|有无|是否|是不是|吗|么|呢|？|\?|[不没](?:[，。！]|$)")
+
+
+def _answer_polarity(f: Finding, answers: list[str]) -> str | None:
+    """What the patient's next turns say of a finding the clinician asked about."""
+    for text in answers:
+        for g in analyze(text).findings:
+            if g.norm == f.norm:
+                return g.polarity if g.polarity != "uncertain" else None
+        head = text.strip()
+        if _NO.match(head):
+            return "absent"
+        if _YES.match(head):
+            return "present"
+    return None
+
+
+def _answers(turns, k: int) -> list[str]:
+    """The patient's turns right after turn ``k`` (up to two, until the clinician speaks again)."""
+    out = []
+    for sp, t, _ in turns[k + 1 :]:
+        if sp in CLINICIAN:
+            break
+        out.append(t)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _previous(turns, k: int) -> str:
+    return turns[k - 1][1] if k > 0 else ""
+
+
+def rule_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> list[list[Finding]]:
+    """The rules alone: each turn read as written, a clinician's question resolved by its answer."""
+    out: list[list[Finding]] = []
+    for k, (speaker, text, spans) in enumerate(turns):
+        found = judge_spans(text, list(spans)) if spans else []
+        if speaker in CLINICIAN and found:
+            answers = _answers(turns, k)
+            asked = bool(_ASKS.search(text))
+            for f in found:
+                clause_end = _clause_end(text, f.end)
+                in_question = asked and bool(_ASKS.search(text[f.start : clause_end + 1]))
+                if in_question and f.polarity != "absent" and answers:
+                    pol = _answer_polarity(f, answers[:1])
+                    if pol is not None:
+                        f.polarity, f.cue = pol, "answer"
+                        continue
+                if (f.type == "disease" and f.polarity == "present" and not in_question
+                        and not _STATED.search(text[_clause_start(text, f.start) : f.start])):
+                    f.polarity, f.cue = "uncertain", "clinician names"
+        out.append(found)
+    return out
+
+
+def patient_says(turns, found: list[list[Finding]]) -> dict[str, str]:
+    """What the patient says of each finding anywhere in the consultation (the last word wins)."""
+    said: dict[str, str] = {}
+    for (speaker, _, _), fs in zip(turns, found, strict=True):
+        if speaker in PATIENT:
+            for f in fs:
+                said[f.norm] = f.polarity
+    return said
+
+
+def finding_features(turns, k: int, f: Finding, said: dict[str, str]) -> list[str]:
+    """The learned model's features of finding ``f`` of turn ``k``; ``said``: patient_says()."""
+    from medsim.text.polarity_model import features
+
+    speaker, text, _ = turns[k]
+    answers = _answers(turns, k) if speaker in CLINICIAN else []
+    answer = answers[0] if answers else ""
+    pol = _answer_polarity(f, answers[:1]) if answers else None
+    feats = features("patient" if speaker in PATIENT else "doctor", text, f.start, f.end, f,
+                     _previous(turns, k), answer, pol)
+    who = "p" if speaker in PATIENT else "d"
+    told = said.get(f.norm, "-")
+    feats += [f"said={told}", f"w={who}|said={told}", f"said={told}|r={f.polarity}"]
+    return feats
+
+
+def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
+                   learned: bool = True) -> list[list[Finding]]:
+    """``turns``: (speaker, text, marked spans) in order; speaker "patient"/"患者" or
+    "doctor"/"clinician"/"医生". Returns, per turn, the findings of its marked spans.
+
+    With ``learned`` (and the shipped weights present) the rules' verdict is re-weighed by the
+    small model in :mod:`medsim.text.polarity_model`; its cue then reads ``learned:<rule cue>``."""
+    out = rule_dialogue(turns)
+    if not learned:
+        return out
+    from medsim.text import polarity_model
+
+    if not polarity_model.available():
+        return out
+    said = patient_says(turns, out)
+    for k, found in enumerate(out):
+        for f in found:
+            who = "patient" if turns[k][0] in PATIENT else "doctor"
+            label, _ = polarity_model.predict(finding_features(turns, k, f, said), speaker=who)
+            if label != f.polarity:
+                f.polarity, f.cue = label, f"learned:{f.cue or ''}"
+    return out
+
+
+_PUNCT = re.compile(r"[，。；！？?!,;]")
+
+
+def _clause_end(text: str, pos: int) -> int:
+    m = _PUNCT.search(text, pos)
+    return m.start() if m else len(text)
+
+
+def _clause_start(text: str, pos: int) -> int:
+    starts = [m.end() for m in _PUNCT.finditer(text, 0, pos)]
+    return starts[-1] if starts else 0

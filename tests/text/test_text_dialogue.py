@@ -1,0 +1,59 @@
+"""Findings read in a consultation: a clinician's question takes the patient's answer."""
+
+from medsim.text import polarity_model
+from medsim.text.dialogue import judge_dialogue, rule_dialogue
+
+
+def _turns(*pairs):
+    """(speaker, text, term) → turns with the term's span marked."""
+    out = []
+    for speaker, text, term in pairs:
+        spans = [(text.index(term), text.index(term) + len(term))] if term else []
+        out.append((speaker, text, spans))
+    return out
+
+
+def test_question_takes_a_bare_no():
+    turns = _turns(("doctor", "宝宝有没有发烧？", "发烧"), ("patient", "没有", None))
+    assert rule_dialogue(turns)[0][0].polarity == "absent"
+
+
+def test_question_takes_a_yes_or_the_symptom_named_back():
+    yes = _turns(("医生", "有没有咳嗽？", "咳嗽"), ("患者", "有的，晚上咳得厉害", None))
+    assert rule_dialogue(yes)[0][0].polarity == "present"
+    named = _turns(("doctor", "拉肚子吗？", "拉肚子"), ("patient", "今天拉了三次，不过不吐", None))
+    assert rule_dialogue(named)[0][0].polarity == "present"
+
+
+def test_unanswered_question_stays_uncertain():
+    turns = _turns(("doctor", "有没有呕吐？", "呕吐"), ("doctor", "孩子多大了？", None))
+    assert rule_dialogue(turns)[0][0].polarity == "uncertain"
+
+
+def test_a_disease_the_clinician_explains_is_not_said_of_the_patient():
+    turns = _turns(("doctor", "支气管炎的话没有肺炎严重", "支气管炎"))
+    assert rule_dialogue(turns)[0][0].polarity == "uncertain"
+    stated = _turns(("doctor", "宝宝这个是支气管炎", "支气管炎"))
+    assert rule_dialogue(stated)[0][0].polarity == "present"
+
+
+def test_patient_turns_are_read_as_said():
+    turns = _turns(("patient", "现在没发烧就是咳嗽", "咳嗽"))
+    assert [f.polarity for f in judge_dialogue(turns)[0]] == ["present"]
+
+
+def test_learned_model_ships_and_scores_features():
+    assert polarity_model.available(), "medsim/text/polarity_weights.json.gz must ship with the package"
+    label, p = polarity_model.predict(["bias", "r=absent", "w=p", "c=没有"])
+    assert label in polarity_model.LABELS and 1 / 3 <= p <= 1.0
+    turns = _turns(("doctor", "有没有发烧？", "发烧"), ("patient", "没有", None))
+    assert judge_dialogue(turns)[0][0].polarity == "absent"
+
+
+def test_training_learns_a_separable_signal():
+    samples = [(["bias", "cue=没"], "absent")] * 20 + [(["bias", "cue=吗"], "uncertain")] * 20 \
+        + [(["bias"], "present")] * 20
+    w = polarity_model.train(samples, epochs=8)
+    assert polarity_model.predict(["bias", "cue=没"], w)[0] == "absent"
+    assert polarity_model.predict(["bias", "cue=吗"], w)[0] == "uncertain"
+    assert polarity_model.predict(["bias"], w)[0] == "present"
