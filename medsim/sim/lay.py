@@ -244,6 +244,8 @@ def duration_of(chief_complaint: str) -> str | None:
 
 _ANXIOUS = ("医生，我这是不是很严重啊？", "医生，这要不要紧啊？", "我心里特别慌，不会有什么大事吧？")
 _IRRITABLE = ("您快给我看看吧。", "能不能快点啊？", "问这么多干什么，赶紧给我治吧。")
+# every sentence a persona may add after the answer (the reply check counts them)
+PERSONA_TAILS = (*_ANXIOUS, *_IRRITABLE, "您慢慢问，我都跟您说。")
 _VAGUE = ("记不太清了，好像是", "年纪大了记性不好，大概是", "哎，我想想……好像是")
 _HISTORY_TOPICS = {"onset", "duration", "course", "past_history", "medications", "treatment", "family_history"}
 
