@@ -109,8 +109,9 @@ def test_nearest_neighbour_fallback():
         parsed = classify(question)
         assert parsed.topics == [topic] and parsed.fuzzy, (question, parsed)
     assert topic_nn.nearest_topics("抽烟吗") == ["smoking"]  # a bank question finds itself
-    # nothing near: no guess
-    assert classify("嗯嗯").topics == [] and classify("嗯嗯").fuzzy
+    # an acknowledgement asks nothing: no guess
+    assert classify("嗯嗯").topics == [] and not classify("嗯嗯").fuzzy
+    assert classify("是吗？").topics == []
     # a final answer in JSON asks nothing
     assert classify('{"diagnosis": "急性冠脉综合征"}').topics == []
     # the bank is read from the package directory (shipped as package data)
