@@ -51,7 +51,7 @@ _FOLD = (
     # 多大一会儿 / 多大会儿 ask how long, not how old; 嗓子眼 is the throat; 氺 is 水
     (r"多大一?会儿?", "多久"), (r"嗓子眼儿?", "嗓子"), (r"氺", "水"), (r"粑粑|臭臭", "大便"),
     # 么 closing a question is 吗 (水分多么？), unless it ends 什么/怎么/这么/那么
-    (r"(?<![什怎这那要])么(?=[？?。，!！]|$)", "吗"),
+    (r"(?<![什怎这那要])么(?=[？?。，!！]|$)", "吗"), (r"啦(?=[？?。，!！]|$)", "了"),
     # a trailing 没 asks yes/no (有痰没？ 好点没): V没 → V没有
     (r"(?<=[^没有])没(?=[？?。，]|$)", "没有"),
     # V过没 / V了没 at the end of a question is V过没有 (看过没？)
@@ -74,7 +74,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
-        r"起病", r"发病时间", r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
+        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
     ),
     "duration": (
         r"多久", r"几天了", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
@@ -89,7 +89,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
-        r"忍得住", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动|吃)", r"(睡眠|睡觉|吃饭|吃奶|玩)\S{0,3}(受)?影响", r"疼成什么样", r"下地",
+        r"忍得住", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动|吃)", r"(睡眠|睡觉|吃饭|吃奶|玩)\S{0,3}(受)?影响", r"疼成什么样", r"下地",
     ),
     "radiation": (
         r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,4}(走|跑|串|传)",
@@ -100,7 +100,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(了|后|完)才(开始|疼|发作|出现|有)", r"累着", r"(情况|时候)下?.{0,5}发作",
         r"接触", r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同班|别的小朋友|其他小朋友|大人)\S{0,8}(感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|手足口|水痘|流感|Ｓ)",
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
-        r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起)",
+        r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
         r"室内|空调|环境|冻着|淋雨|吹风", r"辛辣|生冷|海鲜|不干净|刺激",
     ),
@@ -109,7 +109,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
-        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
+        r"以前.{0,6}(类似|这样|这种|这个情况|同样)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
         r"次数|频繁|频率|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
         r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
@@ -127,14 +127,15 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"诊断", r"医生.{0,4}(说|讲|怎么看|看了|开|给|判断|考虑)", r"看(过|了)?.{0,3}医生", r"开(了|过|的)?.{0,6}药",
         r"开(了|过)(吗|没有)", r"输液|打针|吊瓶|点滴|挂水|挂针|雾化|吸氧|消炎针|退烧针|抗生素|消炎药|退烧药|止咳药|退热药|退热贴",
         r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
-        r"药物|用药|吃药|口服|服用", r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院", r"面诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
+        r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
+        r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院", r"面诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
         r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
         r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
-        r"尿(量|的多|得多|多吗|少吗|的少|黄|色|布)|小便(量|黄|颜色|多|少)", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
+        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
     ),
     "past_history": (
@@ -165,13 +166,13 @@ _CUES: dict[str, tuple[str, ...]] = {
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
-        r"同房", r"避孕", r"性生活", r"几胎",
+        r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
     "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"(生后|出生)\S{0,2}(第)?几天",
             r"几天大|满月|满.{0,2}岁"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
-        r"查过", r"听诊|听(了|过)?.{0,2}(肺|心|气管|胸)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
+        r"查过", r"听诊|听(了|过)?\S{0,2}(肺|心|气管|胸|Ｂ)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
         r"(查|测|验)(了|过|的|出|得)", r"常规",
     ),
     "vitals": (
@@ -209,6 +210,18 @@ def _symptom_canon() -> frozenset[str]:
 # a question naming them asks about character, not an associated symptom.
 _QUALITY = frozenset({"疼痛"})
 _MENSTRUAL_TERM = re.compile(r"月经|经期|经量|闭经|痛经|孕|产")
+
+
+# disease names that are another topic's cue word (过敏 → allergies, 感冒 → a contact or a cold)
+_NOT_CONDITION = re.compile(r"过敏|感冒|着凉|受凉|孕|怀|产|月经|经期|中暑|上火")
+
+
+@cache
+def _condition_canon() -> frozenset[str]:
+    """Conditions a clinician asks about by name: the simulator's list and the disease lexicon."""
+    table = textlink.lay_to_canonical()
+    diseases = {table.get(canon, canon) for canon, _ in textlink.lexicon_groups("diseases.txt")}
+    return frozenset(vocab.CONDITIONS) | (diseases - _symptom_canon())
 
 
 @cache
@@ -251,11 +264,11 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
             symptoms.append(canon)
             masked[m.start():m.end()] = "Ｓ" * (m.end() - m.start())
     joined = "".join(masked)
-    cond_canon = set(vocab.CONDITIONS)
+    cond_canon = _condition_canon()
     for canon, s, e in textlink.find_terms(joined):
         if "Ｓ" in joined[s:e] or canon in _QUALITY or _MENSTRUAL_TERM.search(canon):
             continue  # 月经推迟 is itself the menstrual question, not an associated symptom
-        if canon in cond_canon:
+        if canon in cond_canon and (canon in vocab.CONDITIONS or not _NOT_CONDITION.search(joined[s:e] + canon)):
             conditions.append(canon)
             masked[s:e] = "Ｃ" * (e - s)
         elif canon in _symptom_canon():
@@ -310,9 +323,16 @@ def _dedupe(items: list[str]) -> list[str]:
 
 _ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
                            r"频繁|次数|几次|多吗|多不多|减轻|好转|好了|好点|完全|原因|引起|的时候|复发|降|退|以前|小时候?|从小|得过|患过")
+# a named symptom in these is not asked as this illness's symptom: the past (得过, 小时候), what came
+# before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
+_HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之前|家里|家人|大人|周围|接触|班里|别的小朋友|"
+                         r"检查\S{0,6}(有没有|是否)|完全好|好利索")
 _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
+# a sentence that asks something (a question mark or word, an A不A / A没A form, a closing 吧)
+_ASKS = re.compile(r"[？?]|吗|呢|吧|么|有没有|有无|是否|什么|怎么|怎样|如何|哪|几|多少|多久|多大|多长|是不是|会不会|能不能|"
+                   r"可不可以|还是|(\S)不\1|(\S)没\1|[不没](有)?$")
 _SENTENCE = re.compile(r"(?<=[？?。！!；;])")
 # a final answer in a scenario's JSON format is said to the patient but asks nothing: no
 # similarity guess for it (its disease words would resemble the bank's site questions)
@@ -329,7 +349,11 @@ def classify(text: str) -> Parsed:
     symptoms: list[str] = []
     conditions: list[str] = []
     sent = False
-    for sentence in _SENTENCE.split(fold(text)):
+    sentences = [x for x in _SENTENCE.split(fold(text)) if x.strip("？?。！!；;，, ")]
+    if len(sentences) > 1 and any(_ASKS.search(x) for x in sentences):
+        # 与感冒人接触有被传染的可能。目前咳嗽多吗？: a statement beside a question asks nothing
+        sentences = [x for x in sentences if _ASKS.search(x)]
+    for sentence in sentences:
         cut = _SEND.sub("", _PHOTO.sub("", sentence))  # 发个化验单照片我看看: nothing the patient can tell
         sent |= cut != sentence
         sentence = cut
@@ -360,7 +384,7 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
-        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
+        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause) or _HARD_BLOCK.search(clause):
             continue
         if re.search(r"[疼痛]得", clause):  # 疼得睡不着: how bad the pain is, not insomnia
             clause_symptoms = [c for c in clause_symptoms if c not in ("失眠",)]
@@ -370,8 +394,14 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
             asked_symptoms.extend(clause_symptoms)
     if asked_symptoms:
         topics.add("associated")
-    if conditions and "family_history" not in topics:
+    asked_conditions = [c for c in conditions if c in vocab.CONDITIONS or re.search(
+        r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]", folded)]
+    if asked_conditions and "family_history" not in topics:
         topics.add("past_history")
+    if re.search(r"^(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)", masked) or re.search(
+            r"(诊断|说是|考虑)\S{0,4}Ｃ", masked):
+        topics.discard("past_history")
+        topics.add("treatment")  # 是肺炎吗: what the illness was diagnosed as
     # an examination named with 过/吗/报告 (拍过胸片吗) asks about tests already done
     if _exam_pattern().search(folded) and re.search(r"过|报告|结果|(做|拍|查|照)了", folded):
         topics.add("tests")
@@ -450,6 +480,9 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked
     if "family_history" in topics and _household_only(masked):
         topics.discard("family_history")
+    if re.search(r"过敏(引起|导致|造成)|容易过敏的|抗过敏", folded):
+        topics.discard("allergies")  # 是不是过敏引起的: a cause; 抗过敏的药: a treatment
+        topics.add("treatment" if "抗过敏" in folded else "triggers")
     if "allergies" in topics:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
@@ -522,18 +555,39 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("severity")  # 哪里疼得最厉害 locates the pain
     if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化", masked):
         topics.discard("course")
-    if _CHARACTER_OF.search(folded) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
+    if _CHARACTER_OF.search(re.sub(r"除了[^，。？]*", "", folded)) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
         # 大便是什么样的 / 流清鼻涕还是黄鼻涕 / 咳嗽有痰吗: what the complaint itself looks like
         topics -= {"general", "associated", "site", "course"}
         topics.add("character")
     if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|Ｃ", masked):
         topics.discard("family_history")  # 家里有人感冒吗: an exposure, not a family illness
         topics.add("triggers")
-    if "triggers" in topics and re.search(r"过敏(引起|导致|造成)|容易过敏的|抗过敏", folded):
-        topics.discard("allergies")
-    if "allergies" in topics and re.search(r"抗过敏", folded):
-        topics.discard("allergies")
-        topics.add("treatment")
+    if "treatment" in topics and re.search(r"效果|(药|Ｄ)\S{0,8}(缓解|好转|好点|好些|减轻)|(服|吃|用|喂)\S{0,6}(以后|之后|后)", masked) \
+            and not re.search(r"越来越|反复|次数|其他方面", masked):
+        topics.discard("course")  # 吃药以后缓解了吗: whether the treatment helped
+    if "tests" in topics and re.search(r"医生\S{0,4}(查体|听诊|检查|听)", masked):
+        topics.discard("treatment")  # 医生查体有说什么异常吗: the examination's findings
+    if "tests" in topics and re.search(r"(化验|查|验|常规)\S{0,2}(大便|小便|尿)|(大便|小便|尿)\S{0,2}(常规|化验|检查|培养)", masked):
+        topics.discard("general")  # 化验大便: the specimen, not the bowels
+    if "tests" in topics and re.search(r"检查\S{0,8}(有没有|是否)", masked):
+        topics.discard("associated")
+    if "past_history" in topics and re.search(r"(上次|以前|之前)\S{0,10}住院", masked):
+        topics -= {"triggers", "treatment"}
+    if "family_history" in topics and re.search(r"在家", masked) and not _OTHER_FAMILY_CUE.search(masked):
+        topics.discard("family_history")  # 在家里雾化: at home, not the family
+    if "triggers" in topics and re.search(r"(的时候|时)\S{0,6}(重|厉害|明显|加重)", masked):
+        topics.discard("course")
+    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜", masked):
+        topics.discard("general")  # 拉肚子之前吃奶多不多: what brought it on
+    if "triggers" in topics and re.search(r"(药|Ｄ)\S{0,4}(引起|导致|刺激)|(因为|由于)\S{0,4}(药|Ｄ)", masked):
+        topics.discard("treatment")
+    if "course" in topics and re.search(r"完全好|好利索|还\S{0,2}Ｓ|不Ｓ+了", masked):
+        topics.discard("associated")
+    if topics & {"duration", "onset"} and "character" in topics and not re.search(r"什么样|颜色|还是|性状", masked):
+        topics.discard("character")  # 大便发绿多久了: how long, not what it looks like
+    if "duration" in topics and re.search(r"多久(拉|大便|排便|解)\S{0,2}一次", masked):
+        topics.discard("duration")
+        topics.add("general")
     if "treatment" in topics and re.search(r"几天|多久|多长时间|几周|几个月", masked):
         topics.discard("duration")  # 药吃了几天了: how long the treatment, not the illness
     if "duration" in topics and "general" in topics and not re.search(r"吃饭|胃口|食欲|睡|精神|体重", masked):
