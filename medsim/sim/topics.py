@@ -111,7 +111,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
         r"以前.{0,6}(类似|这样|这种|这个情况|同样)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
         r"次数|频繁|频率|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
-        r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
+        r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
         r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"还(咳|烧|发烧|吐|拉|疼|喘)(吗|不|没有)", r"一阵好一阵",
     ),
@@ -225,6 +225,14 @@ def _condition_canon() -> frozenset[str]:
 
 
 @cache
+def _disease_pattern() -> re.Pattern[str]:
+    names = {n for canon, aliases in textlink.lexicon_groups("diseases.txt") for n in (canon, *aliases)
+             if len(n) >= 2 and not _NOT_CONDITION.search(n) and not re.fullmatch(r"[A-Za-z0-9]+", n)}
+    names -= set(textlink.lay_to_canonical())
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
+
+
+@cache
 def _body_pattern() -> re.Pattern[str]:
     """Body-part names (lexicon plus the simulator's site words), longest first."""
     names = {n for canon, aliases in textlink.lexicon_groups("body_parts.txt") for n in (canon, *aliases)}
@@ -274,6 +282,12 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
         elif canon in _symptom_canon():
             symptoms.append(canon)
             masked[s:e] = "Ｓ" * (e - s)
+    # disease names the lay vocabulary does not hold (肺炎, 鼻炎, 湿疹): asked about by name
+    joined = "".join(masked)
+    for m in _disease_pattern().finditer(joined):
+        if not re.search(r"[ＳＣ]", m.group(0)):
+            conditions.append(m.group(0))
+            masked[m.start():m.end()] = "Ｃ" * (m.end() - m.start())
     # drugs are masked as Ｄ first, so 头孢 is not the body part 头
     joined = "".join(masked)
     for m in _drug_pattern().finditer(joined):
@@ -359,7 +373,8 @@ def classify(text: str) -> Parsed:
         sentence = cut
         if not sentence.strip("？?。！!；;，, "):
             continue
-        parsed = _classify_sentence(sentence, chronic=bool(conditions) or "past_history" in topics)
+        parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
+                                    or "past_history" in topics)
         topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
         symptoms += parsed.symptoms
         conditions += parsed.conditions
@@ -394,8 +409,9 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
             asked_symptoms.extend(clause_symptoms)
     if asked_symptoms:
         topics.add("associated")
-    asked_conditions = [c for c in conditions if c in vocab.CONDITIONS or re.search(
-        r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]", folded)]
+    asked_marker = r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]|(\S)不\1"
+    asked_conditions = [c for c in conditions if c in vocab.CONDITIONS] + [
+        c for c in re.split(r"[，,；;]", masked) if "Ｃ" in c and re.search(asked_marker, c)]
     if asked_conditions and "family_history" not in topics:
         topics.add("past_history")
     if re.search(r"^(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)", masked) or re.search(
@@ -454,7 +470,7 @@ _OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水�
 _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
 _SEND = re.compile(r"发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)[^，,]*")
 _ACK = re.compile(r"^(是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的|对的?|明白了?|知道了?|了解了?|这样啊)[？?。!！，,~～]*$")
-_INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|手足口|水痘|流感")
+_INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
 
 
 _LONG_TERM = re.compile(r"平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
@@ -559,7 +575,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         # 大便是什么样的 / 流清鼻涕还是黄鼻涕 / 咳嗽有痰吗: what the complaint itself looks like
         topics -= {"general", "associated", "site", "course"}
         topics.add("character")
-    if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|Ｃ", masked):
+    if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|得过|患", masked):
         topics.discard("family_history")  # 家里有人感冒吗: an exposure, not a family illness
         topics.add("triggers")
     if "treatment" in topics and re.search(r"效果|(药|Ｄ)\S{0,8}(缓解|好转|好点|好些|减轻)|(服|吃|用|喂)\S{0,6}(以后|之后|后)", masked) \
