@@ -105,7 +105,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"室内|空调|环境|冻着|淋雨|吹风", r"辛辣|生冷|海鲜|不干净|刺激",
     ),
     "relief": (
-        r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
+        r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
@@ -116,7 +116,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"还(咳|烧|发烧|吐|拉|疼|喘)(吗|不|没有)", r"一阵好一阵",
     ),
     "associated": (
-        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)", r"伴随", r"伴有.{0,4}(症状|什么)",
+        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)", r"伴随", r"伴有.{0,4}(症状|什么)",
     ),
     "treatment": (
         r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗", r"输过液",
@@ -132,7 +132,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
-        r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
+        r"体重", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
         r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
         r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
@@ -155,7 +155,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"一天吃几次药", r"用药(情况|史)",
     ),
     "family_history": (
-        r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"父亲", r"母亲", r"兄弟", r"姐妹",
+        r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"爹妈", r"爹娘", r"父亲", r"母亲", r"兄弟", r"姐妹",
         r"亲属", r"亲戚", r"遗传",
     ),
     "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支)", r"几根"),
@@ -187,6 +187,7 @@ _SPLIT_SYMPTOMS = (
     (r"体重.{0,4}(减轻|下降|掉)", "体重下降"),
     (r"痰.{0,4}(带血|有血)", "咯血"),
     (r"喘不喘", "呼吸困难"),
+    (r"(眼睛|皮肤|眼白|脸|身上)\S{0,4}(发黄|黄不黄|黄吗|变黄)", "黄疸"),
     (r"(?<![止镇])咳(?![嗽痰血])(?=吗|不|没|了没|$)", "咳嗽"),
     (r"(?:(?<=有没有)|(?<=有无)|(?<=会不会)|(?<=还))吐(?![血痰])|吐(了|过)?没", "呕吐"),
 )
@@ -367,7 +368,11 @@ def classify(text: str) -> Parsed:
     if len(sentences) > 1 and any(_ASKS.search(x) for x in sentences):
         # 与感冒人接触有被传染的可能。目前咳嗽多吗？: a statement beside a question asks nothing
         sentences = [x for x in sentences if _ASKS.search(x)]
+    previous: list[str] = []
     for sentence in sentences:
+        if _OPINION.search(sentence):
+            sent = True
+            continue  # 你觉得你这是啥病: the patient's own idea of the illness, no history topic
         cut = _SEND.sub("", _PHOTO.sub("", sentence))  # 发个化验单照片我看看: nothing the patient can tell
         sent |= cut != sentence
         sentence = cut
@@ -375,6 +380,8 @@ def classify(text: str) -> Parsed:
             continue
         parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
                                     or "past_history" in topics)
+        parsed.topics = _carry(parsed.topics, previous)
+        previous = parsed.topics or previous
         topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
         symptoms += parsed.symptoms
         conditions += parsed.conditions
@@ -384,6 +391,20 @@ def classify(text: str) -> Parsed:
     if not out.topics and not sent and not _FINAL_ANSWER.match(text) and not _ACK.match(fold(text)):
         return _nearest(fold(text))
     return out
+
+
+# the patient's own opinion of what is wrong (not a history topic: the reply says they do not know)
+_OPINION = re.compile(r"(你|您)(自己)?(觉得|认为|感觉|担心|怀疑|猜)\S{0,8}(什么|啥)(病|毛病|问题)")
+
+
+def _carry(topics: list[str], previous: list[str]) -> list[str]:
+    """A short follow-up read with the sentence before it: 来之前吃过药没？管用不？ asks whether the
+    treatment helped; 月经怎么样？最后一次是什么时候？ asks the last period."""
+    if "treatment" in previous and topics and set(topics) <= {"relief", "course"}:
+        return ["treatment"]
+    if previous and set(previous) & {"menstrual", "obstetric"} and topics and set(topics) <= {"onset", "duration", "course"}:
+        return [t for t in previous if t in ("menstrual", "obstetric")]
+    return topics
 
 
 def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
@@ -431,6 +452,13 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         topics.discard("treatment")
         topics.add("medications")  # 平时吃什么药 / 有没有高血压？吃什么药？: the regular medicines
     topics = _precedence(topics, masked, folded)
+    if re.search(r"体重|胃口|食欲", folded) and not topics & {"allergies", "family_history"}:
+        topics.add("general")  # masked as a symptom (体重下降), still the general question
+    if "general" in topics:
+        # 体重掉没掉 / 睡不着吗 / 胃口差不差 asked beside the general questions are general's
+        asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠")]
+        if not asked_symptoms:
+            topics.discard("associated")
     if "associated" not in topics:
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
@@ -445,7 +473,7 @@ def _unmask_clause(clause: str, folded: str, masked: str) -> str:
 # 家里有没有测过血压 ask about a household object or act, 家里有人得过吗 / 家里有Ｃ吗 do not.
 _HOUSEHOLD = re.compile(r"家里(?:有没有|是否有|有)(?P<obj>[^，。？！；]*)")
 _FAMILY_OBJECT = re.compile(r"[人谁亲老长辈病症ＣＳ]|类似|一样|这样|同样|遗传|得过|患")
-_OTHER_FAMILY_CUE = re.compile(r"家族|家人|父母|爸|妈|父亲|母亲|兄弟|姐妹|亲属|亲戚|遗传|子女|儿子|女儿")
+_OTHER_FAMILY_CUE = re.compile(r"家族|家人|父母|爸|妈|爹|娘|父亲|母亲|兄弟|姐妹|亲属|亲戚|遗传|子女|儿子|女儿")
 
 
 def _household_only(masked: str) -> bool:
@@ -508,7 +536,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("treatment" if _regular_medicine(folded) else "medications")
     if "treatment" in topics:
         topics -= {"relief", "ending"}
-    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受)", masked):
+    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受|不得劲|不好受|不对劲)", masked):
         topics -= {"chief_complaint", "radiation"}
     if "course" in topics:
         topics -= {"past_history", "triggers", "relief"} if re.search(r"以前|第一次|有没有加重|好转", masked) else set()
@@ -528,7 +556,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics &= {"ending", "greeting"}
     if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
         topics.discard("ending")
-    if {"site"} <= topics:
+    if {"site"} <= topics or "relief" in topics:
         topics.discard("chief_complaint")
     if "severity" in topics and "character" in topics and "一阵" in masked:
         topics.discard("severity")
