@@ -188,7 +188,9 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时)无", r"\1没有", out)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|周|天)未", r"\1没", out)
-    out = re.sub(r"(?<![最])近(\d+)(周|天|个月|年)", r"最近\1\2", out)
+    out = re.sub(r"(?<![最])近(\d+)(周|天|个月|月|年)", r"最近\1\2", out)
+    out = re.sub(r"从未", "从来没", out)
+    out = re.sub(r"未(?!来)", "没", out)  # 6小时未排尿, 未煮熟, 近1月未吃: the record's 未 is 没
     out = re.sub(r"(?<!吐了)吐(\d+)次", r"吐了\1次", out)
     out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，" + (
         f"生过{m.group(3)}次" if m.group(3) != "0" else "还没生过"), out)
@@ -208,13 +210,21 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
 
 _KIN_IS = re.compile(r"(父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|爷爷|奶奶|外公|外婆|舅舅|姑姑|姨|叔叔|伯伯|丈夫|妻子|爱人)为")
 # a parenthesis the patient would not say: a regimen, a code, a value, a result
-_ASIDE = re.compile(r"[（(][^（）()]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)\b|×|%|阳性|阴性)[^（）()]*?[）)]", re.IGNORECASE)
+_ASIDE = re.compile(r"[（(][^（）]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A-Za-z]{2,}|×|%|阳性|阴性)[^（）]*?[）]|"
+                    r"[（(][^（）()]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A-Za-z]{2,}|×|%|阳性|阴性)[^（）()]*?[）)]",
+                    re.IGNORECASE)
 
 
 def _before_table(text: str) -> str:
     """Record constructions said differently, before the word table (60岁时死于心梗 → 60岁的时候因为心梗去世了)."""
     text = _ASIDE.sub("", text)
     text = re.sub(r"[（(]([^（）()]+)[）)]", r"，\1", text)  # （近1周未服） → ，近1周未服
+    # a note the clause split cut in two (（家属在场，发病时间明确）): neither half is said
+    text = re.sub(r"[（(][^）)]*$", "", text)
+    text = re.sub(r"^[^（(]*[）)]", "", text)
+    text = re.sub(r"PCI术后|经皮冠状动脉介入治疗后|支架植入术后", "放了支架以后", text, flags=re.IGNORECASE)
+    text = re.sub(r"PCI|经皮冠状动脉介入治疗|冠脉支架植入术?|支架植入术?", "放支架", text, flags=re.IGNORECASE)
+    text = re.sub(r"(?<![进运执履发])行(?=\S{0,10}?(治疗|手术|术|检查|化疗|放疗|透析|支架|介入|切除|预防|抗凝))", "做了", text)
     text = re.sub(r"(\d+岁)时?死于(.+)$", r"\1的时候因为\2去世了", text)
     text = re.sub(r"死于(.+)$", r"因为\1去世了", text)
     text = re.sub(r"因(.+?)(去世|病故|过世)$", r"因为\1去世了", text)
@@ -229,7 +239,7 @@ def _before_table(text: str) -> str:
     text = re.sub(r"因无(\S+?)未(处理|治疗|用药)", r"因为没\1，就没\2", text)
     text = re.sub(r"经期延长至(\S+天)", r"月经一来就是\1", text)
     text = re.sub(r"(\d+)名", r"\1个", text).replace("所在幼儿园", "幼儿园")
-    text = re.sub(r"(?<![口含自])服(?!用|药|从|务|装)", "吃了", text)  # 昨晚服布洛芬 → 昨晚吃了布洛芬
+    text = re.sub(r"(?<![口含自未没不])服(?!用|药|从|务|装)", "吃了", text)  # 昨晚服布洛芬 → 昨晚吃了布洛芬
     if "发现" in text:
         text = text.replace("出现", "有")  # 今晨发现手心出现疱疹 → 发现手心有疱疹
     return text
@@ -237,7 +247,7 @@ def _before_table(text: str) -> str:
 
 # slips the word-by-word table can leave behind
 _TIDY = ((r"全身浑身|浑身全身", "浑身"), (r"起起", "起"), (r"还有还有", "还有"), (r"了了", "了"), (r"开始开始", "开始"),
-         (r"还有(出|开始|觉得|有点|一直|偶尔|一阵|老是|时不时)", r"还\1"), (r"[，,]{2,}", "，"), (r"[（(]\s*[）)]", ""),
+         (r"还有(出|开始|觉得|有点|一直|偶尔|一阵|老是|时不时)", r"还\1"), (r"(手脚|胳膊|腿)浑身没劲", r"\1没劲"), (r"[，,]{2,}", "，"), (r"[（(]\s*[）)]", ""),
          (r"^[，、]+|[，、]+$", ""), (r"、，|，、", "，"), (r"有没有", "没有"))
 
 

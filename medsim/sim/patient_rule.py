@@ -432,7 +432,8 @@ class RulePatient:
         # the clause where the main complaint (the first the 主诉 names) begins
         with_main = [c for c in timed if self._tells_main(c)]
         with_finding = [c for c in timed if textlink.findings(c)]
-        picked = (with_main or with_finding or timed)[:1]
+        begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
+        picked = (with_main or with_finding or begun)[:1]
         if picked:
             return self._from("hpi", picked)
         cc = self.text("chief_complaint")
@@ -498,7 +499,11 @@ class RulePatient:
             # the patient's own rating, written with the vitals: a patient tells it when asked
             word = "疼得很厉害，快受不了了" if score >= 7 else "挺疼的" if score >= 4 else "有点疼，还能忍"
             pieces.append(_Piece(f"{word}，要打分的话得有{score}分", "vitals", (f"疼痛评分 {score}分",)))
-        return pieces or [_Piece("挺难受的，说不好有多厉害", content=False)]
+        if pieces:
+            return pieces
+        if self.pain:
+            return [_Piece("挺疼的，具体几分我也说不上来", content=False)]
+        return [_Piece("挺难受的，说不好有多厉害", content=False)]
 
     def _radiation(self, question: str) -> list[_Piece]:
         picked = self._hpi_with(re.compile(r"放射|牵涉|窜"), denials=True)[:1]
@@ -632,6 +637,15 @@ class RulePatient:
                 if mixed and len(unit) == 1:
                     return _Piece(_affirmed(lay_name), field, unit)  # 伴大汗、未呕吐 asked 大汗: just that one
                 return _Piece(f"有，{self._say_unit(unit)}", field, unit)
+        stem = _STEMS.get(symptom)
+        if stem:
+            # a finding the text layer did not name (咳白色黏痰 for 有痰吗): never denied, told from its clause
+            for field in ("hpi", "chief_complaint"):
+                for clause in self._clauses(field):
+                    if re.search(stem, clause) and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
+                            and not _RELATIVE.search(clause):
+                        unit = self.units.get(clause, (clause,))
+                        return _Piece(f"有，{self._say_unit(unit)}", field, unit)
         if symptom in self.present_anywhere:
             return _Piece(f"{lay_name}这个我没太注意", content=False)
         return _Piece(_denied(lay_name), default=True)
@@ -1002,6 +1016,14 @@ def _join_denials(texts: list[str]) -> list[str]:
         out.append(text)
     flush()
     return out
+
+
+# the written core of common symptoms, for clauses the text layer reads as another term
+_STEMS = {
+    "咳痰": r"痰", "发热": r"发热|发烧|高热|低热|\d+(\.\d+)?\s*℃", "呕吐": r"呕吐|吐(?!血|痰|字)", "腹泻": r"腹泻|稀便|水样便|拉肚子|稀水",
+    "咳嗽": r"咳(?!血)", "头痛": r"头(痛|疼)", "胸闷": r"胸闷|憋闷", "皮疹": r"疹", "水肿": r"水肿|浮肿", "流涕": r"涕",
+    "鼻塞": r"鼻塞", "乏力": r"乏力|没劲|无力", "恶心": r"恶心", "腹痛": r"腹(痛|疼)|肚子(痛|疼)", "头晕": r"头晕|头昏",
+}
 
 
 def _done(said: str) -> str:

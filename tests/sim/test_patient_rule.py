@@ -89,7 +89,7 @@ def test_unknown_when_the_record_is_silent():
     (smoke, age, sev) = ask(p, "平时抽烟吗？", "多大年纪了？", "疼得厉害吗？")
     assert "不清楚" in smoke.text and not smoke.disclosed
     assert "不清楚" in age.text
-    assert "说不好" in sev.text and not sev.fields
+    assert ("说不好" in sev.text or "说不上来" in sev.text) and not sev.fields
 
 
 def test_disclosure_policy_respected():
