@@ -116,3 +116,13 @@ def test_nearest_neighbour_fallback():
     assert classify('{"diagnosis": "急性冠脉综合征"}').topics == []
     # the bank is read from the package directory (shipped as package data)
     assert topic_nn.BANK_PATH.parent.name == "sim" and len(topic_nn.index().examples) >= 500
+
+
+def test_published_topic_names_are_the_classifiers():
+    """scenarios/README.md publishes the topic names: the table and TOPICS are the same set, in order."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "scenarios" / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Patient topics", 1)[1].split("\n## ", 1)[0]
+    published = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
+    assert tuple(published) == TOPICS
