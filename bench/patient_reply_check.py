@@ -3,6 +3,7 @@
     python bench/patient_reply_check.py            # write tests/sim/data/reply_check.jsonl, print counts
     python bench/patient_reply_check.py --md       # the same pairs as markdown, for a reviewer
     python bench/patient_reply_check.py --md --out docs/reply_check.md
+    python bench/patient_reply_check.py --transcripts   # the three dialect consultations, as markdown
 
 The questions and cases are in tests/sim/data/reply_check.yaml; every question goes to a fresh
 patient, so each (case, question, reply) row can be judged alone. The markdown gives, per case,
@@ -113,12 +114,49 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+TRANSCRIPTS = (("tri-001_northern", "triage", "tri-001"), ("con-031_southwestern", "consultation", "con-031"),
+               ("con-028_cantonese_tinged", "consultation", "con-028"))
+
+
+def transcripts() -> str:
+    """Three full consultations, the questions from tests/sim/data/transcripts/*.txt, each asked in
+    order of one patient (as `medsim patient ask SCENARIO --case ID --lines FILE` does)."""
+    lines = ["# Three consultations in dialect-tinged phrasing (rule patient)", "",
+             "Questions written by the medsim patient engineer (tests/sim/data/transcripts/*.txt), asked in order of "
+             "one simulated patient, exactly as `medsim patient ask SCENARIO --case ID --lines FILE` does. "
+             "Regenerate: `python bench/patient_reply_check.py --transcripts`.", ""]
+    for name, scenario_id, case_id in TRANSCRIPTS:
+        loaded = get_scenario(scenario_id)
+        case = loaded.case(case_id)
+        text = (DATA / "transcripts" / f"{name}.txt").read_text(encoding="utf-8")
+        header = [x.lstrip("# ") for x in text.splitlines() if x.startswith("#")]
+        questions = [x.strip() for x in text.splitlines() if x.strip() and not x.startswith("#")]
+        patient = make_patient("rule", loaded.scenario, case, seed=0)
+        lines += [f"## {case_id} ({scenario_id}) — {header[0] if header else name}", "", *_record_lines(case), "",
+                  "| # | 医生 | topics heard | 患者 |", "|---|---|---|---|",
+                  f"| 0 | (opening) | — | {asyncio.run(patient.opening()).text} |"]
+        for number, question in enumerate(questions, 1):
+            reply = asyncio.run(patient.reply(question, []))
+            cells = [str(number), question, ", ".join(reply.topics) or "—", reply.text]
+            lines.append("| " + " | ".join(x.replace("|", "／") for x in cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--md", action="store_true", help="print the pairs as markdown for a reviewer")
     parser.add_argument("--out", type=Path, help="write the markdown here instead of stdout")
     parser.add_argument("--no-save", action="store_true", help="do not rewrite reply_check.jsonl")
+    parser.add_argument("--transcripts", action="store_true", help="print the three dialect consultations as markdown")
     args = parser.parse_args()
+    if args.transcripts:
+        text = transcripts()
+        if args.out:
+            args.out.write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+        return
     rows = collect()
     if not args.no_save:
         OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")

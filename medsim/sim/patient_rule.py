@@ -88,10 +88,10 @@ _OPEN_PAST_Q = re.compile(r"什么病|啥病|身体|既往|以前|以往|得过|
 
 # general: sub-aspects (question words → record words)
 _GENERAL = (
-    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的"),
+    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉"),
      re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|喝水|饮水|进食(差|少|减少|可|尚可)"),
      "平时吃饭还行，胃口跟以前差不多"),
-    ("sleep", re.compile(r"睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
+    ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿|二便|夜尿"), "小便也正常"),
     ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
@@ -430,6 +430,9 @@ class RulePatient:
     def _onset(self, question: str) -> list[_Piece]:
         timed = [c for c, _ in self.hpi if _TIME.search(c) and not _DENIAL.match(c)]
         # the clause where the main complaint (the first the 主诉 names) begins
+        cc = self.text("chief_complaint")
+        if _CHECKUP.match(cc):
+            return self._complaint()  # 体检发现…1个月: when it was found is the answer
         with_main = [c for c in timed if self._tells_main(c)]
         with_finding = [c for c in timed if textlink.findings(c)]
         begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
@@ -456,6 +459,13 @@ class RulePatient:
         return pieces or [_Piece("具体多久了我说不太准", content=False)]
 
     def _site(self, question: str) -> list[_Piece]:
+        named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        if named:  # 疹子长在哪: where that finding is
+            stems = [_STEMS[t] for t in named if t in _STEMS]
+            at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
+                named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
+            if at:
+                return self._from("hpi", at, 2)
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
                   and (self._tells_main(c) or re.search(r"放射|窜|牵涉", c))][:2]
         if picked:
@@ -473,8 +483,9 @@ class RulePatient:
     def _character(self, question: str) -> list[_Piece]:
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge:
-            word = {"拉": "便", "屎": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
+            word = {"拉": "便", "屎": "便", "大便": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
             clauses = [c for c, _ in self.hpi if word in c and not _DENIAL.match(c)]
+            clauses += [c for c, _ in self.hpi if word in c and _DENIAL.match(c)]  # 无黑便: it is not black
             if clauses:
                 return self._from("hpi", clauses, 2)
         if _PAIN.search(question) and not self.pain:
@@ -961,7 +972,8 @@ _ASK_NOISE = re.compile(r"请问|您好|你好|医生|大夫|有没有|有无|�
                         r"哪里|哪些|一下|说说|讲讲|详细|的话|比如|还有|别的|其他|情况|感觉|平时|现在|请|您|你|吗|呢|吧|呀|啊|么")
 
 
-_RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨")
+_RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨|"
+                       r"爱人|配偶|丈夫|妻子|老伴")
 
 
 def _asked_name(condition: str, question: str) -> str:
