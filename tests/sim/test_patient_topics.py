@@ -20,7 +20,7 @@ DATA = {**BANK, **HELDOUT}
 # Lists that reached 0.9 are asserted; a list below it is measured and printed only (its first
 # measurement is recorded in the YAML), so a fresh list's honest figure stays visible.
 ASSERTED = ["questions", "heldout", "heldout2", "heldout3", "heldout4"]
-MEASURED = ["heldout5", "heldout6"]
+MEASURED = ["heldout5", "heldout6", "heldout7"]
 
 
 def test_no_heldout_list_is_in_the_training_bank():
