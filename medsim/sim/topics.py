@@ -107,7 +107,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
         r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
-        r"室内|空调|环境|冻着|淋雨|吹风", r"辛辣|生冷|海鲜|不干净|刺激",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"辛辣|生冷|海鲜|不干净|刺激", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
@@ -140,7 +140,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"体重", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
         r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
-        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
+        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳|放屁|排气|打嗝", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
     ),
     "past_history": (
@@ -173,7 +173,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
-    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"(生后|出生)\S{0,2}(第)?几天",
+    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
             r"几天大|满月|满.{0,2}岁"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
@@ -452,9 +452,10 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
     # an examination named with 过/吗/报告 (拍过胸片吗) asks about tests already done
     if _exam_pattern().search(folded) and re.search(r"过|报告|结果|(做|拍|查|照)了", folded):
         topics.add("tests")
-    if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打", folded) and not topics & {
-            "allergies", "treatment", "relief", "triggers"}:
-        topics.add("medications")  # 阿司匹林每天都吃吗
+    if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打|喂|喝", folded) and not topics & {
+            "allergies", "treatment", "relief", "triggers", "medications"}:
+        # 阿司匹林每天都吃吗: a regular medicine; 头孢吃两天了吗: one taken for this illness
+        topics.add("medications" if chronic or _regular_medicine(folded) else "treatment")
     if not topics and "Ｂ" in masked and re.search(r"[？?]|吗|呢|还是|是否", masked):
         topics.add("site")  # only a body part asked about (是胸口这块吗): where it is
     if "treatment" in topics and re.search(r"药|Ｄ|胰岛素", masked) and (chronic or _regular_medicine(folded)) \
@@ -500,7 +501,7 @@ _LOOK = (r"(什么样|什么颜色|颜色|性状|形状|样子|稀|干|硬|水�
 _CHARACTER_OF = re.compile(
     rf"{_DISCHARGE}\S{{0,6}}{_LOOK}|(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,4}}{_DISCHARGE}\S{{0,3}}还是|"
     rf"还是\S{{0,4}}(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,3}}{_DISCHARGE}|"
-    rf"^(是|很|有点|挺)?(稀|黄|绿|清|浓|水样|糊状)(的)?(吗|不|呢)|颜色\S{{0,6}}还是|干咳还是|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
+    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳还是|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
     rf"(清|黄|浓|脓|白)\S{{0,2}}(鼻涕|涕|痰)")
 # an open description (什么样, 颜色, A还是B) rather than a named finding asked yes/no (痰里有没有带血)
 _OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|咳嗽\S{0,5}(有|带)\S{0,2}痰")
