@@ -69,7 +69,7 @@ _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|
 _COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
-_TREAT_C = re.compile(r"自服|自行|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
+_TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
@@ -488,13 +488,18 @@ class RulePatient:
             clauses += [c for c, _ in self.hpi if word in c and _DENIAL.match(c)]  # 无黑便: it is not black
             if clauses:
                 return self._from("hpi", clauses, 2)
-        if _PAIN.search(question) and not self.pain:
-            return self._default(self._no_pain())
+            # nothing recorded about it: no sputum is no sputum, unremarkable bowels are normal bowels
+            if word in ("痰", "涕"):
+                return [self._symptom("咳痰" if word == "痰" else "流涕")]
+            if word in ("便", "尿"):
+                return self._general("大便" if word == "便" else "小便")
+            return [_Piece("这个我没太留意是什么样的", content=False)]
         picked = [c for c, aspects in self.hpi if "character" in aspects and not _DENIAL.match(c)][:2]
+        if _PAIN.search(question) and not self.pain:
+            # 是一直疼还是一阵一阵的, of a complaint that is not a pain: what it is like instead
+            return self._from("hpi", picked, 2) if picked else self._default(self._no_pain())
         if picked:
             return self._from("hpi", picked, 2)
-        if discharge:
-            return [_Piece("这个我没太留意是什么样的", content=False)]
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
@@ -948,14 +953,16 @@ class RulePatient:
 
     def _vitals(self, question: str) -> list[_Piece]:
         # only what the patient measured or was told (自测体温 38.5℃, 血压最高170/100); the rest is the examiner's
+        bp, sugar, temp = (r"血压\S{0,8}\d+\s*[/／]\s*\d+|\d+\s*[/／]\s*\d+\s*mmhg", r"血糖\S{0,6}\d",
+                           r"\d+(\.\d+)?\s*℃|体温\S{0,4}\d")
         if _BP_Q.search(question):
-            want = re.compile(r"血压")
+            want = re.compile(bp, re.IGNORECASE)
         elif _SUGAR_Q.search(question):
-            want = re.compile(r"血糖")
+            want = re.compile(sugar)
         elif _TEMP_Q.search(question):
-            want = _TEMP_C
+            want = re.compile(temp)
         else:
-            want = re.compile(r"℃|体温|血压|血糖")
+            want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
         clauses = []
         for field in ("hpi", "past_history", "chief_complaint"):
             for c in textlink.clauses(self.text(field)):

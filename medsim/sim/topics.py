@@ -138,7 +138,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
-        r"体重", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
+        r"体重", r"睡得", r"睡(着|不着|觉|眠|醒|好|踏实|不好)", r"(?<!消)瘦(?!肉)|长胖|胖了", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
         r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
         r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳|放屁|排气|打嗝", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
@@ -161,7 +161,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"一天吃几次药", r"用药(情况|史)",
     ),
     "family_history": (
-        r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"爹妈", r"爹娘", r"父亲", r"母亲", r"兄弟", r"姐妹",
+        r"家里", r"家族", r"家人", r"父母", r"(你|您|他|她|孩子|宝宝|你们)的?(爸|妈|爹|娘|爷|奶|哥|姐|弟|妹)(?!咪)", r"爸爸", r"妈妈", r"爸妈", r"爹妈", r"爹娘", r"父亲", r"母亲", r"兄弟", r"姐妹",
         r"亲属", r"亲戚", r"遗传",
     ),
     "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支|包)", r"几根|几包"),
@@ -614,8 +614,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("site")  # 向其他部位放射
     if "site" in topics and re.search(r"哪里.{0,6}最", masked):
         topics.discard("severity")  # 哪里疼得最厉害 locates the pain
-    if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化", masked):
-        topics.discard("course")
+    if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化|(跟|和|比)(以前|平时|平常)", masked):
+        topics.discard("course")  # 饭量跟以前比怎么样: the appetite, not the illness's course
     if _CHARACTER_OF.search(re.sub(r"除了[^，。？]*", "", folded)) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
         # 大便是什么样的 / 流清鼻涕还是黄鼻涕 / 咳嗽有痰吗: what the complaint itself looks like
         topics -= {"general", "associated", "site", "course"}
