@@ -235,6 +235,7 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
+    text = re.sub(r"有“?([^“”]+?)”?手术史", r"做过\1手术", text)
     text = re.sub(r"^(.+?)(改良)?(切除|根治|修补|置换|成形|摘除)?术后(\d+(个)?(天|周|月|年))$", r"\4前做了\1\3手术", text)
     text = re.sub(r"因无(\S+?)未(处理|治疗|用药)", r"因为没\1，就没\2", text)
     text = re.sub(r"经期延长至(\S+天)", r"月经一来就是\1", text)

@@ -604,7 +604,7 @@ class RulePatient:
                 pieces += self._from("hpi", clauses, 2)
                 continue
             if name == "appetite" and terms & {"恶心", "呕吐", "腹痛"}:
-                pieces += self._default("这两天恶心难受，不太想吃东西")
+                pieces += self._default("恶心难受，不太想吃东西")
             elif name == "bowels" and terms & {"腹泻", "便秘", "黑便", "便血"}:
                 pieces += self._symptom_lines(terms & {"腹泻", "便秘", "黑便", "便血"})
             elif name == "urine" and terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"}:
