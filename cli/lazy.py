@@ -15,6 +15,7 @@ SUBAPPS = [
     ("cli.text_cmd", "app", "text", "Chinese clinical text tools: seg, ner, neg, deid."),
     ("cli.judge_cmd", "app", "judge", "Judge tools: agreement with physicians' labels."),
     ("cli.import_cmd", "app", "import", "Import public benchmarks as medsim scenarios."),
+    ("cli.patient_cmd", "app", "patient", "The simulated patient on its own: ask a case's patient questions."),
 ]
 
 

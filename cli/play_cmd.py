@@ -1,7 +1,8 @@
 """``medsim play``: one episode in the terminal, the same code path as a batch run.
 
 Patient, clinician and oracle turns are told apart by colour and label; a model's tokens are
-printed as they stream in; a status line after each turn gives turn, elapsed time and tokens.
+printed as they stream in; a status line after each turn gives turn, elapsed time and tokens, and in
+a dialogue how many questions are left (orders and examinations do not use the question budget).
 Everything a model or a case says is escaped before it reaches the terminal.
 """
 
@@ -69,6 +70,7 @@ class PlayView:
         self.streaming = False
         self.tokens = 0
         self.clinician_turns = 0
+        self.left: tuple[int, int] | None = None  # questions left, budget (dialogue scenarios)
 
     def on_call_start(self, role: str) -> None:
         if role == "clinician" and not self.human:
@@ -90,15 +92,23 @@ class PlayView:
                 self.streaming = False
             elif not self.human:
                 console.print(f"[bold {colour}]{label}[/] {safe(turn.text)}")
-            self.status()
+            if self.left is None:
+                self.status()  # in a dialogue the status follows the replies (on_budget)
             return
         if turn.speaker == "system" and turn.index == 0:
             console.print(Panel(safe(turn.text), title="题目", border_style=colour))
             return
         console.print(f"[bold {colour}]{label}[/] {safe(turn.text)}")
 
+    def on_budget(self, left: int, budget: int) -> None:
+        self.left = (left, budget)
+        self.status()
+
     def status(self) -> None:
-        console.print(f"[dim]— turn {self.clinician_turns} · {time.monotonic() - self.started:.1f}s · "
+        questions = ""
+        if self.left is not None:
+            questions = f" · 问诊还剩 {self.left[0]}/{self.left[1]} 轮（查体、开检查不计）"
+        console.print(f"[dim]— turn {self.clinician_turns}{questions} · {time.monotonic() - self.started:.1f}s · "
                       f"{self.tokens} tokens —[/]")
 
 
@@ -154,7 +164,12 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
         console.print(f"[dim]{safe(s.clinician.instructions.strip())}[/]")
         console.print(f"[dim]{safe(HELP)}[/]")
     view = PlayView(human)
-    hooks = Hooks(on_turn=view.on_turn, on_token=view.on_token, on_call_start=view.on_call_start)
+    if s.kind == "dialogue":
+        view.left = (s.clinician.max_turns, s.clinician.max_turns)
+        if human:
+            console.print(f"[dim]问诊最多 {s.clinician.max_turns} 轮提问；/exam 与 /order 不占提问轮数。[/]")
+    hooks = Hooks(on_turn=view.on_turn, on_token=view.on_token, on_call_start=view.on_call_start,
+                  on_budget=view.on_budget)
     try:
         record = asyncio.run(run_item(run_id, loaded, case, 0, config, services, store, hooks=hooks))
     except QuitEpisode:

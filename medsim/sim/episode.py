@@ -55,6 +55,7 @@ class Hooks:
     on_turn: Callable[[Turn], None] | None = None
     on_token: Callable[[str], None] | None = None
     on_call_start: Callable[[str], None] | None = None  # role about to be called
+    on_budget: Callable[[int, int], None] | None = None  # questions left, question budget (dialogue)
 
 
 def call_record(role: str, result: ChatResult | None, model: str, error: str | None = None,
@@ -197,7 +198,14 @@ class _Episode:
         self.add("patient", text, **self._patient_meta(opening, probed))
         messages.append({"role": "user", "content": text})
 
-        for _ in range(scenario.clinician.max_turns):
+        # The budget counts questions: a turn that only orders tests or an examination is free, up to
+        # as many free turns as the budget (so a clinician that only orders still comes to an end).
+        budget = scenario.clinician.max_turns
+        asked = free = 0
+        while True:
+            if asked >= budget or free > budget:
+                self.transcript.stop_reason = "turn_limit"
+                break
             if not self.time_left():
                 self.transcript.stop_reason = "time_limit"
                 break
@@ -214,7 +222,10 @@ class _Episode:
                          unknown=oracle_reply.unknown, disclosed=[oracle_reply.text])
                 parts.append(oracle_reply.text)
             # the patient answers whatever the message asks besides its orders
-            if oracle_reply is None or count_questions(reply):
+            questions = oracle_reply is None or bool(count_questions(reply))
+            asked += questions
+            free += not questions
+            if questions:
                 answer = await patient.reply(reply, self.transcript.turns)
                 self._record_patient_calls(patient)
                 patient_messages += 1
@@ -222,8 +233,8 @@ class _Episode:
                 self.add("patient", text, **self._patient_meta(answer, probed))
                 parts.append(text)
             messages.append({"role": "user", "content": "\n".join(parts)})
-        else:
-            self.transcript.stop_reason = "turn_limit"
+            if self.hooks.on_budget:
+                self.hooks.on_budget(budget - asked, budget)
         # Out of turns or time: one last request for the answer, so a slow history-taker is
         # scored on what it concluded rather than not at all.
         nudge = "（问诊结束）" + answer_reminder(scenario)

@@ -174,12 +174,12 @@ def _body_parts(text: str) -> list[str]:
 
 
 def _states(text: str) -> set[tuple[str, str, bool]]:
-    """(finding, polarity, of a relative) for each named finding, clause by clause (the
-    simulator's own negation scope: 无异常阴道流血 denies 阴道流血)."""
+    """(finding, polarity, of a relative) for each named finding, clause by clause (polarity
+    from the text layer)."""
     out = set()
     for clause in textlink.clauses(lay.strip_narrator(text)):  # （母亲代述）: not the mother's illness
         relative = bool(_RELATIVE.search(clause))
-        out |= {(x.term, x.polarity, relative) for x in textlink.simple_findings(clause) if x.term != "疼痛"}
+        out |= {(x.term, x.polarity, relative) for x in textlink.findings(clause) if x.term != "疼痛"}
     return out
 
 

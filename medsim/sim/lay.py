@@ -179,14 +179,19 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
             # a family member speaks: the record's relatives are the patient's, the family is us
             text = _KIN.sub(lambda m: subject + m.group(1), text)
             text = re.sub(r"家人|家属", "我们", text)
+    text = _before_table(text)
     # 否认前列腺癌家族史: said as 家里没人得过前列腺癌, not word by word
     text = re.sub(r"^(否认|无)(家族|遗传)+性?(遗传)?(病)?史$", "家里没人得过遗传病", text)
     text = re.sub(r"^(否认|无)(.+?)(家族|遗传)+(病)?史$", r"家里没人得过\2", text)
     # one pass, longest match first, so a replacement is never replaced again
     out = _pattern().sub(lambda m: table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
-    out = re.sub(r"(^|[、我也均都且并]|最近|近期|孩子|平时)无", r"\1没有", out)
-    out = re.sub(r"(^|[、我也均都且并]|最近|近期|孩子|平时)未", r"\1没", out)
+    out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时)无", r"\1没有", out)
+    out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|周|天)未", r"\1没", out)
+    out = re.sub(r"(?<![最])近(\d+)(周|天|个月|月|年)", r"最近\1\2", out)
+    out = re.sub(r"从未", "从来没", out)
+    out = re.sub(r"未(?!来)", "没", out)  # 6小时未排尿, 未煮熟, 近1月未吃: the record's 未 is 没
+    out = re.sub(r"(?<!吐了)吐(\d+)次", r"吐了\1次", out)
     out = re.sub(r"([GgＧ])(\d)[Pp](\d)", lambda m: f"怀过{m.group(2)}次孕，" + (
         f"生过{m.group(3)}次" if m.group(3) != "0" else "还没生过"), out)
     if literacy == "low":
@@ -197,9 +202,60 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     out = re.sub(r"(\d+)子", r"\1个儿子", out)
     out = re.sub(r"(\d+)女", r"\1个女儿", out)
     out = re.sub(r"我我", "我", out)
+    out = tidy(out)
     if subject != "我":
         out = re.sub(r"([他她])我(?=[父母哥姐弟妹儿女爷奶外])", r"\1", out)  # 他父亲 was not 他我父亲
     return out.strip("，、 ")
+
+
+_KIN_IS = re.compile(r"(父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|儿子|女儿|爷爷|奶奶|外公|外婆|舅舅|姑姑|姨|叔叔|伯伯|丈夫|妻子|爱人)为")
+# a parenthesis the patient would not say: a regimen, a code, a value, a result
+_ASIDE = re.compile(r"[（(][^（）]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A-Za-z]{2,}|×|%|阳性|阴性)[^（）]*?[）]|"
+                    r"[（(][^（）()]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A-Za-z]{2,}|×|%|阳性|阴性)[^（）()]*?[）)]",
+                    re.IGNORECASE)
+
+
+def _before_table(text: str) -> str:
+    """Record constructions said differently, before the word table (60岁时死于心梗 → 60岁的时候因为心梗去世了)."""
+    text = _ASIDE.sub("", text)
+    text = re.sub(r"[（(]([^（）()]+)[）)]", r"，\1", text)  # （近1周未服） → ，近1周未服
+    # a note the clause split cut in two (（家属在场，发病时间明确）): neither half is said
+    text = re.sub(r"[（(][^）)]*$", "", text)
+    text = re.sub(r"^[^（(]*[）)]", "", text)
+    text = re.sub(r"PCI术后|经皮冠状动脉介入治疗后|支架植入术后", "放了支架以后", text, flags=re.IGNORECASE)
+    text = re.sub(r"PCI|经皮冠状动脉介入治疗|冠脉支架植入术?|支架植入术?", "放支架", text, flags=re.IGNORECASE)
+    text = re.sub(r"(?<![进运执履发])行(?=\S{0,10}?(治疗|手术|术|检查|化疗|放疗|透析|支架|介入|切除|预防|抗凝))", "做了", text)
+    text = re.sub(r"(\d+岁)时?死于(.+)$", r"\1的时候因为\2去世了", text)
+    text = re.sub(r"死于(.+)$", r"因为\1去世了", text)
+    text = re.sub(r"因(.+?)(去世|病故|过世)$", r"因为\1去世了", text)
+    text = _KIN_IS.sub(r"\1是", text)
+    # 否认手术史 / 否认外伤史 / 否认输血史: what the patient has not had done, said plainly
+    text = re.sub(r"^(否认|无)(.{0,6}?)手术(?:及|、|和)?(外伤)?史$",
+                  lambda m: f"没做过{m.group(2)}手术" + ("，也没受过伤" if m.group(3) else ""), text)
+    text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
+    text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
+    text = re.sub(r"第(\d+)周期", r"第\1次", text)
+    text = re.sub(r"有“?([^“”]+?)”?手术史", r"做过\1手术", text)
+    text = re.sub(r"^(.+?)(改良)?(切除|根治|修补|置换|成形|摘除)?术后(\d+(个)?(天|周|月|年))$", r"\4前做了\1\3手术", text)
+    text = re.sub(r"因无(\S+?)未(处理|治疗|用药)", r"因为没\1，就没\2", text)
+    text = re.sub(r"经期延长至(\S+天)", r"月经一来就是\1", text)
+    text = re.sub(r"(\d+)名", r"\1个", text).replace("所在幼儿园", "幼儿园")
+    text = re.sub(r"(?<![口含自未没不])服(?!用|药|从|务|装)", "吃了", text)  # 昨晚服布洛芬 → 昨晚吃了布洛芬
+    if "发现" in text:
+        text = text.replace("出现", "有")  # 今晨发现手心出现疱疹 → 发现手心有疱疹
+    return text
+
+
+# slips the word-by-word table can leave behind
+_TIDY = ((r"全身浑身|浑身全身", "浑身"), (r"起起", "起"), (r"还有还有", "还有"), (r"了了", "了"), (r"开始开始", "开始"),
+         (r"还有(出|开始|觉得|有点|一直|偶尔|一阵|老是|时不时)", r"还\1"), (r"(手脚|胳膊|腿)浑身没劲", r"\1没劲"), (r"[，,]{2,}", "，"), (r"[（(]\s*[）)]", ""),
+         (r"^[，、]+|[，、]+$", ""), (r"、，|，、", "，"), (r"有没有", "没有"))
+
+
+def tidy(text: str) -> str:
+    for pattern, repl in _TIDY:
+        text = re.sub(pattern, repl, text)
+    return text
 
 
 def record_to_lay(text: str, *, literacy: str = "medium", subject: str = "我",
@@ -217,11 +273,18 @@ def record_to_lay(text: str, *, literacy: str = "medium", subject: str = "我",
     return "，".join(said), kept
 
 
-_DURATION = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?$")
+_DURATION = re.compile(r"(?<!第)(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?$")
 
 
 def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium", subject: str = "我") -> str:
-    """主诉 (胸痛3小时) → 胸口疼3小时了: each part that ends in a duration gets 了."""
+    """主诉 (胸痛3小时) → 胸口疼3小时了: each part that ends in a duration gets 了; a check-up finding
+    (体检发现血压高2个月) → 2个月前体检查出来血压高."""
+    m = re.match(rf"^(单位)?(体检|查体)?发现(.+?){_DURATION.pattern}", (chief_complaint or "").strip())
+    if m:
+        found = clause_to_lay(m.group(3), literacy=literacy, subject=subject).strip("，、 ")
+        when = m.group(0)[len(m.group(0)) - len(_DURATION.search(m.group(0)).group(0)):].replace("日", "天").replace("余", "多")
+        how = "体检查出来" if m.group(2) else "发现"
+        return f"{when}前{how}{found}"
     parts = []
     for clause in textlink.clauses(chief_complaint):
         lay = clause_to_lay(clause, literacy=literacy, subject=subject)
@@ -232,8 +295,11 @@ def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium", subject:
 
 
 def duration_of(chief_complaint: str) -> str | None:
-    """The duration a 主诉 ends with (胸痛3小时 → 3小时), if any."""
-    for clause in textlink.clauses(chief_complaint or ""):
+    """The duration a 主诉 ends with (胸痛3小时 → 3小时), if any: of the part that names a finding
+    when there are several (化疗后第8天，发烧半天 → 半天)."""
+    parts = textlink.clauses(chief_complaint or "")
+    parts = [c for c in parts if textlink.findings(c)] + parts
+    for clause in parts:
         m = _DURATION.search(clause)
         if m:
             return m.group(0).replace("日", "天").replace("余", "多")
@@ -244,13 +310,19 @@ def duration_of(chief_complaint: str) -> str | None:
 
 _ANXIOUS = ("医生，我这是不是很严重啊？", "医生，这要不要紧啊？", "我心里特别慌，不会有什么大事吧？")
 _IRRITABLE = ("您快给我看看吧。", "能不能快点啊？", "问这么多干什么，赶紧给我治吧。")
+# every sentence a persona may add after the answer (the reply check counts them)
+PERSONA_TAILS = (*_ANXIOUS, *_IRRITABLE, "您慢慢问，我都跟您说。")
 _VAGUE = ("记不太清了，好像是", "年纪大了记性不好，大概是", "哎，我想想……好像是")
 _HISTORY_TOPICS = {"onset", "duration", "course", "past_history", "medications", "treatment", "family_history"}
 
 
 def shape(text: str, persona: Persona, rng: random.Random, *, topics: list[str], opening: bool = False,
-          content: bool = True) -> str:
-    """Give an assembled answer the persona's voice. ``content`` is False for 不清楚-type replies."""
+          content: bool = True, tail_ok: bool = True) -> str:
+    """Give an assembled answer the persona's voice. ``content`` is False for 不清楚-type replies.
+
+    A persona tail (医生，我这是不是很严重啊？ / 能不能快点啊？) only ever follows an answer, never
+    replaces one, and only when ``tail_ok``: the simulator keeps tails to about one reply in ten.
+    """
     out = text.strip()
     if not out:
         return out
@@ -258,12 +330,19 @@ def shape(text: str, persona: Persona, rng: random.Random, *, topics: list[str],
         # Terse: short answers, not missing ones — each sentence keeps its first two clauses.
         sentences = [x for x in re.split(r"(?<=[。！？])", out) if x.strip()]
         out = "".join("，".join(re.split(r"[，；]", x.rstrip("。！？"))[:2]) + "。" for x in sentences)
-    elif persona.style == "vague_elderly" and content and not opening and set(topics) & _HISTORY_TOPICS:
+    elif (persona.style == "vague_elderly" and content and not opening and set(topics) & _HISTORY_TOPICS
+          and rng.random() < 0.3):
         out = rng.choice(_VAGUE) + out
-    elif persona.style == "talkative" and content and rng.random() < 0.2:
-        out = out.rstrip("。") + "。您慢慢问，我都跟您说。"
-    if persona.mood == "anxious" and (opening or (content and rng.random() < 0.5)):
+    if not (content or opening) or not tail_ok:
+        return out
+    if persona.mood == "anxious" and (opening or rng.random() < 0.5):
         out = out.rstrip("。") + "。" + rng.choice(_ANXIOUS)
-    elif persona.mood == "irritable" and (opening or rng.random() < 0.35):
+    elif persona.mood == "irritable" and (opening or rng.random() < 0.5):
         out = out.rstrip("。") + "。" + rng.choice(_IRRITABLE)
+    elif persona.style == "talkative" and not opening and rng.random() < 0.5:
+        out = out.rstrip("。") + "。您慢慢问，我都跟您说。"
     return out
+
+
+def has_tail(text: str) -> bool:
+    return any(text.endswith(t) for t in PERSONA_TAILS)

@@ -1,11 +1,15 @@
 """The rule patient: understands a clinician's question by topic and answers from the record.
 
 Offline and deterministic for a seed. For each topic in the question it picks the record
-clauses that answer it (the hpi clauses tagged with that aspect, or a history field),
-turns them into first-person lay words, and says 不清楚 / 没注意 when the record is silent.
-A symptom or condition asked by name is answered yes / no / not noticed from the record's
-findings with their negation. Every reply passes the diagnosis-leak scrub, then the
-persona's voice is applied.
+clauses that answer it (the hpi clauses with that aspect, or a history field) and turns them
+into first-person lay words. What the patient knows about themselves is answered from the
+record; where the record is silent about something a patient would know (a symptom they do
+not have, their sleep, bowels, operations, habits), the answer is what a standardized patient
+says for an unscripted item — no, or normal — unless something elsewhere in the record (the
+examination, the results, the diagnosis) says otherwise, in which case the patient has not
+noticed. 不清楚 is left for what a patient really would not know. A symptom or condition asked
+by name is answered yes / no from the record's findings (the text layer's polarity). Every
+reply passes the diagnosis-leak scrub, then the persona's voice is applied.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, leak, textlink, vocab
 from medsim.sim.disclosure import PATIENT_FIELDS, Policy
 from medsim.sim.patient import PatientReply
-from medsim.sim.topics import HPI_TOPICS, classify
 from medsim.sim.topics import _body_pattern as body_parts
+from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
 
 
@@ -32,33 +36,66 @@ class _Piece:
     sources: tuple[str, ...] = ()  # the record clauses it discloses, in record wording
     content: bool = True  # False for 不清楚 / deflections
     keys: tuple[str, ...] = ()  # the question keys it answers (onset, associated:发热…)
+    default: bool = False  # an answer the record gives by its silence (没有发烧, 平时睡得还行)
 
 
 _TIME = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?(前|以来|来)|"
-                   r"今晨|今早|昨晚|昨天|昨日|今日|今天|前天|晨起|当天|夜间")
+                   r"今晨|今早|昨晚|昨天|昨日|今日|今天|前天|晨起|当天|夜间|半天前")
 _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
-_SOCIAL = {
-    "smoking": re.compile(r"烟"),
-    "drinking": re.compile(r"酒"),
-    "occupation": re.compile(r"职业|从事|工作|工人|农民|教师|司机|退休|务农|职员|医生|学生|个体"),
-}
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
-_OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫")
+_OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
 _DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
-_NO_HISTORY = re.compile(r"体健|否认.*(病史|慢性)")
-_WHAT_ILLNESS = re.compile(r"是不是|会不会是|什么病|诊断|得了")
+# a general denial of illness (体健, 否认慢性病史), not a denial of other named diseases
+_NO_HISTORY = re.compile(r"体健|否认(慢性|特殊|重大|其他)?(疾病|病)史|否认慢性病|无(特殊|慢性)(病|疾病)史?")
+_WHAT_ILLNESS = re.compile(r"是不是|会不会是|什么病|啥病|诊断|得了")
+_ASKS_PHOTO = re.compile(r"照片|图片|拍(个|张)?照|截图|上传|发(一下|下|个|张|来|给)?(我|过来)?\S{0,6}看")
+_PAIN = re.compile(r"[疼痛]")
+# a result in a clause: a value with a unit, a verdict (the test's name alone is the patient's to tell)
+_VALUE = re.compile(r"\d+(\.\d+)?\s*[a-zA-Zμ×/%]|示|提示|显示|阳性|阴性|诊断|考虑|\d+\.\d+")
+_CHECKUP = re.compile(r"^(单位)?(体检|查体|化验|检查)(时)?发现")
+_PAIN_WORDS = re.compile(r"[疼痛]|绞|胀|酸|刺|压榨|闷")
+# what a clinician's question asks about a sub-aspect
+_AGGRAVATE_Q = re.compile(r"更|加重|厉害|明显|严重")
+_BEFORE_Q = re.compile(r"以前|从前|过去|第一次|头一次|犯过|有过|发作过|类似|这样过")
+_CHANGE_Q = re.compile(r"越来越|好[点些]|轻|重|变化|次数|频繁|好转|减轻|缓解|降|退|稳定|怎么样了")
+_DOCTOR_Q = re.compile(r"医生|大夫|医院|诊所|看过|咋说|怎么说|说是|诊断")
 
-_UNSURE = {
-    "onset": "具体什么时候开始的我记不清了。",
-    "radiation": "往别的地方窜不窜，这个我没注意。",
-    "triggers": "好像也没什么特别的原因，我没注意。",
-    "relief": "怎么能好点，我也没注意。",
-    "associated": "别的我没注意到什么。",
-    "general": "这个我没太注意。",
-    "severity": "疼得厉害不厉害，我也说不好。",
-    "tests": "检查的结果我看不懂，您给我查查吧。",
-    "vitals": "这个我自己没量过，不清楚，您给我量量吧。",
-}
+# record clauses by what they tell
+_TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|情绪|生气|激动|接触|打扫|运动|用力|外伤|摔|扭|"
+                        r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
+                        r"家人.{0,4}(感冒|发热)|活动后")
+_AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加")
+_RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降")
+_COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
+                       r"变化|再次|又")
+_BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
+_TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
+                      r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
+_ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
+_ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
+_VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
+_TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
+                     r"查|片子|镜|造影|血糖|血压")
+_RESULT_CUT = re.compile(r"示|提示|显示|：|:|报告|结果|发现(?=.)")
+_TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
+_BP_Q = re.compile(r"血压")
+_SUGAR_Q = re.compile(r"血糖")
+_SURGERY_Q = re.compile(r"手术|开刀|动过刀|开过刀|做过什么|切除")
+_HOSPITAL_Q = re.compile(r"住院|住过院")
+_VACCINE_Q = re.compile(r"疫苗|接种")
+_OPEN_PAST_Q = re.compile(r"什么病|啥病|身体|既往|以前|以往|得过|基础病|慢性病|老毛病")
+
+# general: sub-aspects (question words → record words)
+_GENERAL = (
+    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉"),
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|喝水|饮水|进食(差|少|减少|可|尚可)"),
+     "平时吃饭还行，胃口跟以前差不多"),
+    ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
+    ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
+    ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿|二便|夜尿"), "小便也正常"),
+    ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
+    ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
+)
 
 
 class RulePatient:
@@ -78,8 +115,12 @@ class RulePatient:
         self.hpi = self._index_hpi()
         self.units = self._index_units()
         self.said: set[str] = set()  # record clauses already told, so a follow-up gets what is new
+        self.replies = 0  # replies given (the opening included), and how many carried a persona tail
+        self.tails = 0
+        self._record_state()
         # per-simulator counts the run can store beside the transcript (transcript.info)
-        self.stats = {"turns": 0, "unknown_answers": 0, "not_understood": 0, "leaks_scrubbed": 0, "fuzzy_topics": 0}
+        self.stats = {"turns": 0, "unknown_answers": 0, "not_understood": 0, "leaks_scrubbed": 0, "fuzzy_topics": 0,
+                      "default_answers": 0, "persona_tails": 0}
 
     # ------------------------------------------------------------------ protocol
 
@@ -105,7 +146,7 @@ class RulePatient:
         self.asked.update(keys)
         pieces: list[_Piece] = []
         for topic in parsed.topics:
-            got = self._answer(topic, parsed, rng)
+            got = self._answer(topic, parsed, question, rng)
             for key, piece in zip(_topic_keys(topic, parsed, len(got)), got, strict=False):
                 piece.keys = piece.keys or key
             pieces += got
@@ -119,6 +160,8 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _merge(pieces, named)
+        if not pieces and _ASKS_PHOTO.search(question):
+            pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
             pieces = [_Piece("具体是什么病我也不知道，所以才来找您看的", content=False)]
         if not pieces:
@@ -127,7 +170,8 @@ class RulePatient:
         self.stats["turns"] += 1
         self.stats["fuzzy_topics"] += parsed.fuzzy
         self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
-        text = "".join(dict.fromkeys(_sentence(p.text) for p in pieces))
+        self.stats["default_answers"] += sum(1 for p in pieces if p.default)
+        text = "".join(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
         prefix = ""
         told = {src for p in pieces if p.content for src in p.sources}
         # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
@@ -148,7 +192,14 @@ class RulePatient:
         if not text.strip("，。 "):
             text = self.spec.unknown_reply
         content = any(p.content for p in pieces)
-        text = prefix + lay.shape(text, self.persona, rng, topics=topics, opening=opening, content=content)
+        self.replies += 1
+        # a persona tail on about one reply in ten, never two close together
+        tail_ok = (self.tails == 0 and opening) or self.tails + 1 <= self.replies // 10
+        shaped = lay.shape(text, self.persona, rng, topics=topics, opening=opening, content=content, tail_ok=tail_ok)
+        if lay.has_tail(shaped) and not lay.has_tail(text):
+            self.tails += 1
+            self.stats["persona_tails"] = self.stats.get("persona_tails", 0) + 1
+        text = prefix + shaped
         if self.subject != "我":
             text = text.replace("我这是", f"{self.subject}这是")
         fields = list(dict.fromkeys(p.field for p in pieces if p.field and p.content))
@@ -218,41 +269,61 @@ class RulePatient:
             said = "，".join(self._say(c) for c in sources)
         return said, sources
 
-    # ------------------------------------------------------------------ topics
+    # ------------------------------------------------------------------ the record
 
-    def _answer(self, topic: str, parsed, rng: random.Random) -> list[_Piece]:
-        if topic == "greeting":
-            return [_Piece("医生好", content=False)] if len(parsed.topics) == 1 else []
-        if topic == "ending":
-            return [_Piece("好的，谢谢医生", content=False)]
-        if topic == "chief_complaint":
-            return self._from_field("chief_complaint", lambda: self._complaint())
-        if topic == "associated" and parsed.symptoms:
-            return self._from_field("hpi", lambda: [self._symptom(s) for s in parsed.symptoms])
-        if topic in HPI_TOPICS:
-            return self._from_field("hpi", lambda: self._hpi_topic(topic))
-        if topic in ("past_history", "family_history"):
-            field = topic
-            if parsed.conditions:
-                return self._from_field(field, lambda: [self._condition(field, c) for c in parsed.conditions])
-            return self._from_field(field, lambda: self._whole(field))
-        if topic == "allergies":
-            return self._allergies()
-        if topic == "medications":
-            return self._medications()
-        if topic in _SOCIAL:
-            return self._social(topic)
-        if topic in ("menstrual", "obstetric"):
-            return self._women(topic)
-        if topic == "age":
-            return self._age()
-        if topic in ("tests", "vitals"):
-            return self._measured(topic)
-        return []
+    def _record_state(self) -> None:
+        """What the whole record says is present (exam, results and diagnosis included): a symptom
+        found there is never denied by default, only not noticed."""
+        cc, hpi = self.text("chief_complaint"), self.text("hpi")
+        self.cc_terms = {t for t, _, _ in textlink.find_terms(cc)} | {f.term for f in textlink.findings(cc)}
+        self.complaint = textlink.findings(cc) + textlink.findings(hpi)
+        self.pain = any(f.polarity == "present" and not f.family and _PAIN.search(f.term) for f in self.complaint) or \
+            bool(_PAIN.search(cc))
+        everywhere = [self.case.record_section(n) or "" for n in ("physical_exam", "tests", "diagnosis", "hpi",
+                                                                      "chief_complaint", "past_history")]
+        present: set[str] = set()
+        for text in everywhere:
+            for clause in textlink.clauses(text):
+                present |= {f.term for f in textlink.findings(clause) if f.polarity != "absent" and not f.family}
+                present |= {t for t, _, _ in textlink.find_terms(clause) if not _DENIAL.match(clause)}
+        vitals = self.case.vitals
+        if vitals and vitals.temperature and vitals.temperature >= 37.3:
+            present.add("发热")
+        self.present_anywhere = present
+
+    def _main_term(self) -> str | None:
+        """The complaint the 主诉 names first (胸痛 in 胸痛2小时，伴大汗、头晕)."""
+        return next((f.term for f in textlink.findings(self.text("chief_complaint")) if f.polarity != "absent"), None)
+
+    def _tells_main(self, clause: str) -> bool:
+        main = self._main_term()
+        terms = {t for t, _, _ in textlink.find_terms(clause)} | {f.term for f in textlink.findings(clause)}
+        return bool(main and (main in terms or (_PAIN.search(main) and _PAIN_WORDS.search(clause))))
+
+    def text(self, field: str) -> str:
+        return self.policy.text(field) if self.policy.allowed(field) else ""
+
+    def _clauses(self, field: str, *, history: bool = False) -> list[str]:
+        """The field's clauses a patient can say (no result, no examination finding)."""
+        return [c for c in textlink.clauses(self.text(field))
+                if not lay.is_jargon(c, history=history or field == "past_history")]
+
+    def _from(self, field: str, clauses: list[str], limit: int = 4) -> list[_Piece]:
+        clauses = list(dict.fromkeys(clauses))[:limit]
+        if not clauses:
+            return []
+        return [_Piece(self._lay_clauses(clauses), field, tuple(clauses))]
+
+    def _lay_clauses(self, clauses: list[str]) -> str:
+        # a clause that opens with 伴 continues a sentence; alone it starts plainly
+        return "，".join(self._say(re.sub(r"^(伴有|伴|并|且)", "", c) if i == 0 else c) for i, c in enumerate(clauses))
+
+    def _default(self, text: str) -> list[_Piece]:
+        return [_Piece(text, default=True)]
 
     def _from_field(self, field: str, build) -> list[_Piece]:
         status = self.policy.status(field)
-        if self.policy.allowed(field) and self.policy.text(field):
+        if self.policy.allowed(field):
             out = build()
             return out if isinstance(out, list) else [out]
         if status == "on_exam":
@@ -262,19 +333,62 @@ class RulePatient:
     def _say(self, clause: str) -> str:
         return lay.clause_to_lay(clause, literacy=self.persona.literacy, subject=self.subject)
 
+    def _no_pain(self) -> str:
+        return "我没觉得哪里疼" if self.subject == "我" else f"{self.subject}没说哪里疼"
+
+    def _who(self) -> str:
+        return "" if self.subject == "我" else self.subject
+
+    # ------------------------------------------------------------------ topics
+
+    def _answer(self, topic: str, parsed, question: str, rng: random.Random) -> list[_Piece]:
+        if topic == "greeting":
+            return [_Piece("医生好", content=False)] if len(parsed.topics) == 1 else []
+        if topic == "ending":
+            return [_Piece("好的，谢谢医生", content=False)]
+        if topic == "chief_complaint":
+            return self._from_field("chief_complaint", self._complaint)
+        if topic == "associated":
+            if parsed.symptoms:
+                return self._from_field("hpi", lambda: [self._symptom(s) for s in parsed.symptoms])
+            return self._from_field("hpi", self._other_symptoms)
+        handlers = {
+            "onset": self._onset, "duration": self._duration, "site": self._site, "character": self._character,
+            "severity": self._severity, "radiation": self._radiation, "triggers": self._triggers,
+            "relief": self._relief, "course": self._course, "treatment": self._treatment, "general": self._general,
+        }
+        if topic in handlers:
+            return self._from_field("hpi", lambda: handlers[topic](question))
+        if topic == "past_history":
+            return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
+        if topic == "family_history":
+            return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
+        if topic == "allergies":
+            return self._allergies()
+        if topic == "medications":
+            return self._medications()
+        if topic in ("smoking", "drinking"):
+            return self._habit(topic, question)
+        if topic == "occupation":
+            return self._occupation()
+        if topic in ("menstrual", "obstetric"):
+            return self._women(topic, question)
+        if topic == "age":
+            return self._age()
+        if topic == "tests":
+            return self._tests()
+        if topic == "vitals":
+            return self._vitals(question)
+        return []
+
+    # ---- the complaint
+
     def _complaint(self) -> list[_Piece]:
         cc = self.policy.text("chief_complaint")
+        if not cc:
+            return [_Piece(self.spec.unknown_reply, content=False)]
         said = lay.complaint_to_lay(cc, literacy=self.persona.literacy, subject=self.subject)
         return [_Piece(("" if said.startswith(("我", self.subject)) else self.subject) + said, "chief_complaint", (cc,))]
-
-    def _whole(self, field: str) -> list[_Piece]:
-        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject,
-                                          history=field == "past_history")
-        if not said:
-            return [_Piece(self.spec.unknown_reply, content=False)]
-        return [_Piece(said, field, tuple(sources))]
-
-    # ---- hpi
 
     def _index_hpi(self) -> list[tuple[str, set[str]]]:
         """hpi clauses a patient can know, each tagged with the question aspects it answers."""
@@ -303,44 +417,253 @@ class RulePatient:
             out.append((clause, aspects))
         return out
 
-    def _hpi_topic(self, topic: str) -> list[_Piece]:
-        limit = {"onset": 1, "site": 2, "character": 2, "severity": 2, "radiation": 1, "duration": 2}.get(topic, 4)
-        picked = [c for c, aspects in self.hpi if topic in aspects][:limit]
-        pieces: list[_Piece] = []
-        cc = self.policy.text("chief_complaint")
-        if topic == "duration" and cc and self.policy.allowed("chief_complaint"):
-            d = lay.duration_of(cc)
-            if d:
-                pieces.append(_Piece(f"有{d}了", "chief_complaint", (cc,)))
+    def _hpi_with(self, pattern: re.Pattern[str], *, aspect: str | None = None, denials: bool = True) -> list[str]:
+        return [c for c, aspects in self.hpi
+                if (pattern.search(c) or (aspect and aspect in aspects)) and (denials or not _DENIAL.match(c))]
+
+    def _cc_duration_piece(self) -> list[_Piece]:
+        cc = self.text("chief_complaint")
+        d = lay.duration_of(cc)
+        return [_Piece(f"有{d}了", "chief_complaint", (cc,))] if d else []
+
+    def _onset(self, question: str) -> list[_Piece]:
+        timed = [c for c, _ in self.hpi if _TIME.search(c) and not _DENIAL.match(c)]
+        # the clause where the main complaint (the first the 主诉 names) begins
+        cc = self.text("chief_complaint")
+        if _CHECKUP.match(cc):
+            return self._complaint()  # 体检发现…1个月: when it was found is the answer
+        with_main = [c for c in timed if self._tells_main(c)]
+        with_finding = [c for c in timed if textlink.findings(c)]
+        begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
+        picked = (with_main or with_finding or begun)[:1]
         if picked:
-            # a clause that opens with 伴 continues a sentence; alone it starts plainly
-            said = "，".join(self._say(re.sub(r"^(伴有|伴)", "", c) if i == 0 else c) for i, c in enumerate(picked))
-            pieces.append(_Piece(said, "hpi", tuple(picked)))
-        elif topic == "onset" and cc and lay.duration_of(cc):
-            pieces.append(_Piece(f"{lay.duration_of(cc)}前开始的", "chief_complaint", (cc,)))
+            return self._from("hpi", picked)
+        cc = self.text("chief_complaint")
+        d = lay.duration_of(cc)
+        if d:
+            return [_Piece(f"{d}前开始的", "chief_complaint", (cc,))]
+        return [_Piece("具体什么时候开始的我记不清了", content=False)]
+
+    def _duration(self, question: str) -> list[_Piece]:
+        pieces: list[_Piece] = []
+        if re.search(r"每次|一次|每回|持续", question):
+            pieces += self._from("hpi", self._hpi_with(re.compile(r"每次|持续(约|\d)|数秒|数分钟|\d+分钟"), denials=False), 2)
+        named = [t for t, _, _ in textlink.find_terms(question)]
+        other = [t for t in named if t not in self.cc_terms and t != "疼痛"]
+        if other:  # 咳嗽几天了, when the complaint is something else
+            clauses = [c for c, _ in self.hpi if _TIME.search(c) and set(other) & {t for t, _, _ in textlink.find_terms(c)}]
+            pieces += self._from("hpi", clauses, 1)
         if not pieces:
-            pieces.append(_Piece(_UNSURE.get(topic, self.spec.unknown_reply), content=False))
+            pieces = self._cc_duration_piece()
+        return pieces or [_Piece("具体多久了我说不太准", content=False)]
+
+    def _site(self, question: str) -> list[_Piece]:
+        named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        if named:  # 疹子长在哪: where that finding is
+            stems = [_STEMS[t] for t in named if t in _STEMS]
+            at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
+                named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
+            if at:
+                return self._from("hpi", at, 2)
+        picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
+                  and (self._tells_main(c) or re.search(r"放射|窜|牵涉", c))][:2]
+        if picked:
+            return self._from("hpi", picked, 2)
+        cc = self.text("chief_complaint")
+        if _CHECKUP.match(cc):
+            return [_Piece("身上倒没哪儿特别不舒服，是体检查出来的", "chief_complaint", (cc,))] + self._other_symptoms()
+        if cc and body_parts().search(cc):
+            return self._complaint()
+        names = [vocab.SYMPTOMS.get(t, (t, ()))[0] for t in dict.fromkeys(f.term for f in textlink.findings(cc))]
+        if names:
+            return [_Piece(f"说不上具体哪一块，主要就是{'、'.join(names)}", "chief_complaint", (cc,))]
+        return [_Piece("说不上具体哪一块", content=False)]
+
+    def _character(self, question: str) -> list[_Piece]:
+        discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
+        if discharge:
+            word = {"拉": "便", "屎": "便", "大便": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
+            clauses = [c for c, _ in self.hpi if word in c and not _DENIAL.match(c)]
+            clauses += [c for c, _ in self.hpi if word in c and _DENIAL.match(c)]  # 无黑便: it is not black
+            if clauses:
+                return self._from("hpi", clauses, 2)
+            # nothing recorded about it: no sputum is no sputum, unremarkable bowels are normal bowels
+            if word in ("痰", "涕"):
+                return [self._symptom("咳痰" if word == "痰" else "流涕")]
+            if word in ("便", "尿"):
+                return self._general("大便" if word == "便" else "小便")
+            return [_Piece("这个我没太留意是什么样的", content=False)]
+        picked = [c for c, aspects in self.hpi if "character" in aspects and not _DENIAL.match(c)][:2]
+        if _PAIN.search(question) and not self.pain:
+            # 是一直疼还是一阵一阵的, of a complaint that is not a pain: what it is like instead
+            return self._from("hpi", picked, 2) if picked else self._default(self._no_pain())
+        if picked:
+            return self._from("hpi", picked, 2)
+        return [_Piece("说不太上来是什么样的，就是难受", content=False)]
+
+    def _severity(self, question: str) -> list[_Piece]:
+        pieces: list[_Piece] = []
+        vitals = self.case.vitals
+        score = vitals.pain_score if vitals else None
+        if _PAIN.search(question) and not self.pain and score is None:
+            return self._default(self._no_pain())
+        clauses = self._hpi_with(re.compile(r"剧烈|剧痛|难以忍受|不能忍受|无法忍受|轻度|轻微|较重|疼得|不能平卧|影响睡眠|"
+                                            r"夜间.{0,2}醒|不能行走|无法|可忍受|能忍受|尚能"), denials=False)
+        pieces += self._from("hpi", clauses, 2)
+        if score is not None:
+            # the patient's own rating, written with the vitals: a patient tells it when asked
+            word = "疼得很厉害，快受不了了" if score >= 7 else "挺疼的" if score >= 4 else "有点疼，还能忍"
+            pieces.append(_Piece(f"{word}，要打分的话得有{score}分", "vitals", (f"疼痛评分 {score}分",)))
+        if pieces:
+            return pieces
+        if self.pain:
+            return [_Piece("挺疼的，具体几分我也说不上来", content=False)]
+        return [_Piece("挺难受的，说不好有多厉害", content=False)]
+
+    def _radiation(self, question: str) -> list[_Piece]:
+        picked = self._hpi_with(re.compile(r"放射|牵涉|窜"), denials=True)[:1]
+        if picked:
+            return self._from("hpi", picked, 1)
+        if not self.pain:
+            return self._default(self._no_pain())
+        return self._default("没往别的地方窜")
+
+    def _triggers(self, question: str) -> list[_Piece]:
+        if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
+            clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
+            clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
+            return self._from("hpi", clauses, 2) or self._default("也没发现怎么着会更厉害")
+        clauses = self._hpi_with(_TRIGGER_C, denials=False)
+        clauses = [c for c in clauses if not _ARRIVAL.search(c) and not _TREAT_C.search(re.sub(r"吃了?|喝了?", "", c))
+                   or re.search(r"诱因|受凉|着凉|进食|饮酒|搬|接触", c)]
+        if clauses:
+            return self._from("hpi", clauses, 2)
+        if _CHECKUP.match(self.text("chief_complaint")):
+            return self._default("没什么原因，就是体检的时候查出来的")
+        return self._default("也没什么特别的原因，自己就开始了")
+
+    def _relief(self, question: str) -> list[_Piece]:
+        clauses = self._hpi_with(_RELIEF_C, denials=False)
+        return self._from("hpi", clauses, 2) or self._default("也没发现怎么着能好点")
+
+    def _course(self, question: str) -> list[_Piece]:
+        pieces: list[_Piece] = []
+        before = bool(_BEFORE_Q.search(question))
+        change = bool(_CHANGE_Q.search(question)) or not before
+        if change:
+            clauses = [c for c in self._hpi_with(_COURSE_C, denials=False) if not _ARRIVAL.search(c)]
+            pieces += self._from("hpi", clauses, 2)
+        if before:
+            clauses = [c for c in self._hpi_with(_BEFORE_C, denials=False)]
+            clauses += [c for c in self._clauses("past_history") if re.search(r"类似|反复|发作|曾", c)]
+            got = self._from("hpi", clauses, 2)
+            pieces += got or self._default("以前没这样过，这是头一回")
+        if change and not any(p.content and p.sources for p in pieces):
+            pieces += self._default("一直是这样，没见好，也没有更重")
         return pieces
+
+    def _treatment(self, question: str) -> list[_Piece]:
+        clauses = []
+        for clause, _ in self.hpi:
+            if not _TREAT_C.search(clause) or _ARRIVAL.search(clause):
+                continue
+            clauses.append(clause)
+        # a clause with a result after its colon (昨日在门诊复查血常规：WBC…): the visit is theirs to tell
+        for clause in textlink.clauses(self.text("hpi")):
+            head = re.split(r"[：:]", clause)[0]
+            if head != clause and _TREAT_C.search(head) and not _VALUE.search(head):
+                clauses.append(head)
+        visits = [c for c in clauses if _VISIT_C.search(c)]
+        others = [c for c in clauses if c not in visits]
+        doctor = bool(_DOCTOR_Q.search(question)) and not re.search(r"药", question)
+        if doctor:
+            pieces = self._from("hpi", visits + others, 3) if visits else \
+                self._default("还没去医院看过") + self._from("hpi", others, 2)
+        else:
+            pieces = self._from("hpi", others + visits, 3)
+        meds = self.text("medications")
+        if meds and _ACUTE_MED.search(meds):
+            pieces += self._from("medications", self._clauses("medications"), 3)
+        if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
+            pieces += self._medications()
+        if pieces:
+            return pieces
+        if doctor:
+            return self._default("还没去别的地方看过，直接来的这儿")
+        return self._default("来之前没吃什么药，也没去别的地方看过")
+
+    def _general(self, question: str) -> list[_Piece]:
+        asked = [g for g in _GENERAL if g[1].search(question)] or list(_GENERAL[:3])
+        pieces: list[_Piece] = []
+        complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
+        terms = {f.term for f in complaint}
+        for name, _, record_words, normal in asked:
+            clauses = [c for c, _ in self.hpi if record_words.search(c)]
+            clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
+            if clauses:
+                pieces += self._from("hpi", clauses, 2)
+                continue
+            if name == "appetite" and terms & {"恶心", "呕吐", "腹痛"}:
+                pieces += self._default("恶心难受，不太想吃东西")
+            elif name == "bowels" and terms & {"腹泻", "便秘", "黑便", "便血"}:
+                pieces += self._symptom_lines(terms & {"腹泻", "便秘", "黑便", "便血"})
+            elif name == "urine" and terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"}:
+                pieces += self._symptom_lines(terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"})
+            elif name == "spirits" and ("乏力" in terms or self.present_anywhere & {"乏力", "嗜睡", "精神萎靡"}):
+                pieces += self._default("没什么精神，浑身没劲") if "乏力" not in terms else self._symptom_lines({"乏力"})
+            else:
+                pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
+        return pieces
+
+    def _symptom_lines(self, terms: set[str]) -> list[_Piece]:
+        return [self._symptom(t) for t in sorted(terms)]
+
+    def _other_symptoms(self) -> list[_Piece]:
+        """还有别的不舒服吗: the other symptoms the patient has (a patient lists what they feel, not
+        what they do not)."""
+        from medsim.sim.topics import _symptom_canon
+
+        symptoms = _symptom_canon()
+        main = self._main_term()
+        present = [c for c, _ in self.hpi if not _DENIAL.match(c) and not re.match(r"^(既往|以前|曾|平时)", c)
+                   and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
+                           and not (main and _PAIN.search(main) and _PAIN.search(f.term)) for f in textlink.findings(c))]
+        return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")
 
     def _symptom(self, symptom: str) -> _Piece:
         lay_name = vocab.SYMPTOMS.get(symptom, (symptom, ()))[0]
-        for field in ("chief_complaint", "hpi"):
+        for field in ("hpi", "chief_complaint"):
             if not self.policy.allowed(field):
                 continue
             for clause in textlink.clauses(self.policy.text(field)):
                 if lay.is_jargon(clause):
                     continue
-                hits = [f for f in textlink.findings(clause) if f.term == symptom and not f.family]
+                found = textlink.findings(clause)
+                hits = [f for f in found if f.term == symptom and not f.family]
                 if not hits:
                     continue
                 polarity = hits[0].polarity
                 if polarity == "absent":
-                    return _Piece(f"没有{lay_name}", field, (clause,))
+                    return _Piece(_denied(lay_name), field, (clause,))
                 if polarity == "uncertain":
                     return _Piece(f"好像有点{lay_name}，说不准", field, (clause,))
                 unit = self.units.get(clause, (clause,))
+                mixed = len({f.polarity for f in found if not f.family}) > 1
+                if mixed and len(unit) == 1:
+                    return _Piece(_affirmed(lay_name), field, unit)  # 伴大汗、未呕吐 asked 大汗: just that one
                 return _Piece(f"有，{self._say_unit(unit)}", field, unit)
-        return _Piece(f"{lay_name}这个我没注意", content=False)
+        stem = _STEMS.get(symptom)
+        if stem:
+            # a finding the text layer did not name (咳白色黏痰 for 有痰吗): never denied, told from its clause
+            for field in ("hpi", "chief_complaint"):
+                for clause in self._clauses(field):
+                    if re.search(stem, clause) and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
+                            and not _RELATIVE.search(clause):
+                        unit = self.units.get(clause, (clause,))
+                        return _Piece(f"有，{self._say_unit(unit)}", field, unit)
+        if symptom in self.present_anywhere:
+            return _Piece(f"{lay_name}这个我没太注意", content=False)
+        return _Piece(_denied(lay_name), default=True)
 
     # ---- named content
 
@@ -366,6 +689,8 @@ class RulePatient:
         # a statement is recognised by all its words (近期照顾住院老伴，劳累 answers 近期劳累)
         self._grams = {c: set().union(*(textlink.bigrams(lay.strip_narrator(x)) for x in u)) for c, u in units.items()}
         self._terms = {c: {t for t, _, _ in textlink.find_terms(c)} - {"疼痛"} for c in units}
+        self._polar = {c: {f.term: f.polarity for f in textlink.findings(c)} for c in units}
+        self._affirmed = {t for c in units for t, p in self._polar[c].items() if p == "present"}
         return units
 
     def _named(self, question: str) -> list[_Piece]:
@@ -386,14 +711,20 @@ class RulePatient:
         grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
         terms = {t for t, _, _ in textlink.find_terms(segment)} - {"疼痛"}
         relative = bool(_RELATIVE.search(segment))
+        close_cc = not self.hpi  # with no hpi to tell, the complaint itself is the answer
         scored: list[tuple[int, str]] = []
         for clause, cgrams in self._grams.items():
+            if self._fields.get(clause) == "chief_complaint" and not close_cc:
+                continue  # the complaint is in the opening; a yes/no about its symptom is answered from the hpi
             shared = len(grams & cgrams) if len(grams) >= 2 else 0
             close = shared >= 2 and (shared >= 0.5 * len(grams) or shared >= 0.6 * len(cgrams)
                                      or (shared >= 0.25 * len(grams) and shared >= 0.25 * len(cgrams)))
             # a finding named in the question is answered from the clause that records it,
             # the patient's own or a relative's as the question asks (母亲哮喘 → 母亲有支气管哮喘)
-            named = bool(terms & self._terms[clause]) and bool(_RELATIVE.search(clause)) == relative
+            shared_terms = terms & self._terms[clause]
+            # a term the clause denies (因无发热未处理) answers it only if no clause affirms it
+            shared_terms = {t for t in shared_terms if self._polar[clause].get(t) != "absent" or t not in self._affirmed}
+            named = bool(shared_terms) and bool(_RELATIVE.search(clause)) == relative
             if close or named:
                 scored.append((shared + 2 * named, clause))
         return [c for _, c in sorted(scored, key=lambda h: -h[0])[:4]]
@@ -404,58 +735,157 @@ class RulePatient:
 
     # ---- history
 
+    def _whole(self, field: str) -> list[_Piece]:
+        said, sources = lay.record_to_lay(self.policy.text(field), literacy=self.persona.literacy, subject=self.subject,
+                                          history=field == "past_history")
+        if not said:
+            return []
+        return [_Piece(said, field, tuple(sources))]
+
+    def _past(self, question: str, conditions: list[str]) -> list[_Piece]:
+        pieces: list[_Piece] = [self._condition("past_history", c) for c in conditions if c not in ("手术", "输血", "外伤")]
+        clauses = self._clauses("past_history")
+        if _SURGERY_Q.search(question) or "手术" in conditions:
+            ops = [c for c in clauses if re.search(r"手术|术后|切除|术|开刀", c)]
+            pieces += self._from("past_history", ops, 2) or self._default("没做过手术")
+        if _HOSPITAL_Q.search(question):
+            stays = [c for c in clauses if "住院" in c]
+            operated = [c for c in clauses if re.search(r"(?<!否认)手术|术后|切除", c) and not _DENIAL.match(c)]
+            pieces += self._from("past_history", stays, 2) or (
+                self._default("做手术那次住过院") if operated else self._default("也没住过院"))
+        if "输血" in conditions:
+            pieces += self._from("past_history", [c for c in clauses if "输血" in c], 1) or self._default("没输过血")
+        if "外伤" in conditions:
+            pieces += self._from("past_history", [c for c in clauses if "外伤" in c or "伤" in c], 1) or \
+                self._default("没受过什么伤")
+        if _VACCINE_Q.search(question):
+            shots = [c for c in clauses + self._clauses("personal_history") if re.search(r"疫苗|接种", c)]
+            pieces += self._from("past_history", shots, 2) or self._default("疫苗都按时打了")
+        if not pieces or (_OPEN_PAST_Q.search(question) and not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question))):
+            whole = self._whole("past_history")
+            if whole:
+                pieces += whole
+            elif not pieces:
+                pieces += self._default("以前身体挺好的，没得过什么大病")
+        return pieces
+
     def _condition(self, field: str, condition: str) -> _Piece:
-        text = self.policy.text(field)
+        text = self.text(field)
         lay_name = vocab.LOW_LITERACY.get(condition, condition) if self.persona.literacy == "low" else condition
+        covered = _covers(condition)
         for clause in textlink.clauses(text):
-            hits = [f for f in textlink.findings(clause) if f.term == condition]
-            if hits:
+            hits = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
+            if hits and not lay.is_jargon(clause, history=True):
                 if hits[0].polarity == "absent":
                     return _Piece(f"没有{lay_name}", field, (clause,))
                 return _Piece(f"有，{self._say(clause)}", field, (clause,))
         if field == "past_history" and _NO_HISTORY.search(text):
             clause = next((c for c in textlink.clauses(text) if _NO_HISTORY.search(c)), text)
             return _Piece(f"没有，{self._say(clause)}", field, (clause,))
-        who = "家里人" if field == "family_history" else ""
-        return _Piece(f"没听说{who}有{lay_name}，不太清楚", content=False)
+        if covered & self.present_anywhere:
+            return _Piece(f"{lay_name}这个我不太清楚，以前没查过", content=False)
+        return _Piece(f"没有{lay_name}", default=True)
+
+    def _family(self, conditions: list[str], question: str = "") -> list[_Piece]:
+        text = self.text("family_history")
+        if conditions:
+            return [self._family_condition(c, text, question) for c in conditions]
+        whole = self._whole("family_history")
+        if whole and not re.fullmatch(r"(无特殊|无|否认.*|体健|父母体健|家族史无特殊)[。；]?", text.strip()):
+            return whole
+        if text:
+            return [_Piece("家里人都没什么大病", "family_history", (text,))]
+        return self._default("家里人都没什么大病")
+
+    def _family_condition(self, condition: str, text: str, question: str = "") -> _Piece:
+        lay_name = _asked_name(condition, question)
+        if self.persona.literacy == "low":
+            lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name)
+        covered = _covers(condition)
+        for clause in textlink.clauses(text):
+            found = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
+            if found:
+                if found[0].polarity == "absent":
+                    return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (clause,))
+                return _Piece(f"有，{self._say(clause)}", "family_history", (clause,))
+        if text and re.search(r"无特殊|否认|体健|无", text):
+            return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (text,))
+        return _Piece(f"没听说家里人有{lay_name}", default=True)
 
     def _allergies(self) -> list[_Piece]:
         if self.policy.allowed("allergies") and self.policy.text("allergies"):
-            return self._whole("allergies")
-        for field in ("past_history",):
-            if self.policy.allowed(field):
-                clauses = [c for c in textlink.clauses(self.policy.text(field)) if "过敏" in c]
-                if clauses:
-                    return [_Piece("，".join(self._say(c) for c in clauses), field, tuple(clauses))]
-        return self._from_field("allergies", lambda: [])
+            return self._whole("allergies") or self._default("没发现对什么过敏")
+        if self.policy.allowed("past_history"):
+            clauses = [c for c in textlink.clauses(self.policy.text("past_history")) if "过敏" in c]
+            if clauses:
+                return [_Piece("，".join(self._say(c) for c in clauses), "past_history", tuple(clauses))]
+        return self._from_field("allergies", lambda: self._default("没发现对什么过敏"))
 
     def _medications(self) -> list[_Piece]:
-        if self.policy.allowed("medications") and self.policy.text("medications"):
-            return self._whole("medications")
+        text = self.text("medications")
+        if text:
+            if re.fullmatch(r"(无|无长期用药|无特殊|否认.*|无规律用药|未服药)[。；]?", text.strip()):
+                return [_Piece("平时不吃什么药", "medications", (text,))]
+            return self._whole("medications") or self._default("平时不吃什么药")
         if self.policy.allowed("past_history"):
             clauses = [c for c in textlink.clauses(self.policy.text("past_history"))
                        if re.search(r"服|药|胰岛素|治疗", c) and not lay.is_jargon(c)]
             if clauses:
                 return [_Piece("，".join(self._say(c) for c in clauses), "past_history", tuple(clauses))]
-        return self._from_field("medications", lambda: [])
+        return self._from_field("medications", lambda: self._default("平时不吃什么药"))
 
-    def _social(self, topic: str) -> list[_Piece]:
+    def _habit(self, topic: str, question: str) -> list[_Piece]:
+        word = "烟" if topic == "smoking" else "酒"
+        units: list[str] = []
+        for sentence in textlink.sentences(self.text("personal_history")):
+            for i, clause in enumerate(sentence):
+                if word in clause or (topic == "drinking" and "饮" in clause and "饮食" not in clause):
+                    units.append(clause)
+                    # the amount that follows it (吸烟40年，每日20支)
+                    units += [c for c in sentence[i + 1:i + 3] if re.search(r"每[日天周月]|\d+\s*(支|包|两|ml|毫升|斤|瓶|次)", c)
+                              and not re.search("酒" if topic == "smoking" else "烟", c)]
+        units = list(dict.fromkeys(units))
+        if units:
+            said = self._lay_clauses(units)
+            said = re.sub(r"(\d+)支", r"\1根", said)
+            said = re.sub(r"(?<!\d)20根", "20根，差不多一包", said)
+            return [_Piece(said, "personal_history", tuple(units))]
+        if not self.policy.allowed("personal_history") and self.policy.status("personal_history") is not None:
+            return [_Piece(self.spec.unknown_reply, content=False)]
+        if self.subject == "孩子":
+            if re.search(r"家里|大人|爸|妈|二手", question):
+                return self._default("家里没人抽烟" if topic == "smoking" else "孩子还小，不喝酒")
+            return self._default("孩子还小，不抽烟也不喝酒")
+        if not self.policy.text("personal_history") and self.case.demographics is None:
+            return [_Piece(self.spec.unknown_reply, content=False)]
+        return self._default("不抽烟" if topic == "smoking" else "不喝酒")
+
+    def _occupation(self) -> list[_Piece]:
         pieces: list[_Piece] = []
-        if topic == "occupation" and self.case.demographics and self.case.demographics.occupation \
-                and self.policy.allowed("demographics"):
-            occ = self.case.demographics.occupation
-            who = self.subject if self.subject != "孩子" else "我"
-            pieces.append(_Piece(f"{who}是{occ}" if not occ.startswith(("退休", "无")) else f"{who}{occ}", "demographics",
-                                 (occ,)))
-        if self.policy.allowed("personal_history"):
-            clauses = [c for c in textlink.clauses(self.policy.text("personal_history")) if _SOCIAL[topic].search(c)]
-            if clauses:
-                pieces.append(_Piece("，".join(self._say(c) for c in clauses), "personal_history", tuple(clauses)))
+        demo = self.case.demographics
+        if demo and demo.occupation and self.policy.allowed("demographics"):
+            occ = demo.occupation.strip()
+            who = self.subject if self.subject not in ("孩子", "我") else "我"
+            if occ.startswith("退休") and len(occ) > 2:
+                said = f"{who}退休了，以前是{occ[2:]}"
+            elif occ.startswith(("退休", "无", "待业")):
+                said = f"{who}{occ}了" if occ in ("退休", "待业") else f"{who}{occ}"
+            elif self.subject == "孩子":
+                said = f"孩子是{occ}"
+            else:
+                said = f"{who}是{occ}" if not occ.endswith(("工作", "上班")) else f"{who}在{occ}"
+            pieces.append(_Piece(said, "demographics", (occ,)))
+        clauses = [c for c in self._clauses("personal_history")
+                   if re.search(r"职业|从事|工作|工人|农民|教师|司机|退休|务农|职员|个体|接触|粉尘|化学|毒物", c)]
+        pieces += self._from("personal_history", clauses, 2)
         if pieces:
             return pieces
-        return self._from_field("personal_history", lambda: [_Piece(self.spec.unknown_reply, content=False)])
+        if self.subject == "孩子":
+            age = demo.age_years if demo else 0
+            return self._default("孩子还小，还没上学" if age < 3 else "孩子还小，在上幼儿园" if age < 7 else "孩子在上学")
+        return self._default("这个跟我这病有关系吗？平时也没接触过什么有毒有害的东西")
 
-    def _women(self, topic: str) -> list[_Piece]:
+    def _women(self, topic: str, question: str) -> list[_Piece]:
         demo = self.case.demographics
         if demo and demo.sex == "男":
             who = "我" if self.subject == "我" else "他"
@@ -463,35 +893,84 @@ class RulePatient:
         if demo and demo.age_years < 10:
             return [_Piece("孩子还小，没有这些情况", content=False)]
         field = "menstrual_obstetric_history"
-        pattern = _MENSES if topic == "menstrual" else _OBSTETRIC
-
-        def build() -> list[_Piece]:
-            clauses = [c for c in textlink.clauses(self.policy.text(field)) if pattern.search(c)]
-            if not clauses:
-                return [_Piece(self.spec.unknown_reply, content=False)]
-            return [_Piece("，".join(self._say(c) for c in clauses), field, tuple(clauses))]
-
-        return self._from_field(field, build)
+        text = self.text(field)
+        clauses = self._clauses(field) + [c for c in self._clauses("personal_history") if re.search(r"婚|育|子|女|孕", c)]
+        menopause = [c for c in clauses if "绝经" in c]
+        if topic == "menstrual":
+            picked = [c for c in clauses if _MENSES.search(c)]
+            if picked:
+                return self._from(field, picked, 4)
+            if demo and demo.age_years >= 55:
+                return self._default("早就绝经了")
+            return self._default("月经还算规律") if text or self.policy.allowed(field) else \
+                [_Piece(self.spec.unknown_reply, content=False)]
+        # obstetric: a pregnancy now, or births and contraception
+        if re.search(r"怀孕|怀上|有了|可能|妊娠", question):
+            if menopause:
+                return [_Piece(f"不可能，{self._say(menopause[0])}", field, (menopause[0],))]
+            picked = [c for c in clauses if re.search(r"孕|妊娠|停经|避孕|结扎|未婚|否认妊娠|怀", c)]
+            picked += [c for c, _ in self.hpi if re.search(r"停经|孕\d|妊娠", c)]
+            if picked:
+                got = self._from(field, picked, 2)
+                if any("结扎" in c for c in picked):
+                    got[0].text += "，应该不会怀上"
+                return got
+            if demo and demo.age_years >= 55:
+                return self._default("不可能，早就绝经了")
+            return self._default("应该没有")
+        picked = [c for c in clauses if _OBSTETRIC.search(c)]
+        if picked:
+            return self._from(field, picked, 3)
+        return [_Piece(self.spec.unknown_reply, content=False)]
 
     def _age(self) -> list[_Piece]:
         demo = self.case.demographics
         if not demo or not self.policy.allowed("demographics"):
             return [_Piece(self.spec.unknown_reply, content=False)]
         age = demo.age_text.replace("月", "个月")
-        who = self.subject
-        return [_Piece(f"{who}{age}了", "demographics", (demo.age_text,))]
+        return [_Piece(f"{self.subject}{age}了", "demographics", (demo.age_text,))]
 
-    def _measured(self, topic: str) -> list[_Piece]:
-        # only what the patient measured themselves (自测体温 38.5℃); results are the oracle's
-        for field in ("hpi", "past_history"):
-            if not self.policy.allowed(field):
+    def _tests(self) -> list[_Piece]:
+        """Tests the patient knows were done (the visit, not its numbers): 外院心电图示… → 在别的
+        医院做过心电图; what a check-up found when the complaint is that finding."""
+        heads: list[str] = []
+        for clause in textlink.clauses(self.text("hpi")):
+            if not _TEST_C.search(clause) or _DENIAL.match(clause) or re.match(r"^(既往|以前|曾)", clause):
                 continue
-            clauses = [c for c in textlink.clauses(self.policy.text(field))
-                       if (topic == "vitals" and re.search(r"自测|自量|在家测|最高.{0,4}(\d|℃)", c)) and not
-                       re.search(r"mmol|μmol|g/L|×10", c)]
-            if clauses:
-                return [_Piece("，".join(self._say(c) for c in clauses), field, tuple(clauses))]
-        return [_Piece(_UNSURE[topic], content=False)]
+            head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
+            if head and _TEST_C.search(head) and not _VALUE.search(head):
+                heads.append(head)
+        pieces: list[_Piece] = []
+        cc = self.text("chief_complaint")
+        if _CHECKUP.match(cc):
+            pieces += self._complaint()  # 体检发现…: what the check-up found is what brought them
+            heads = [h for h in heads if not re.search(r"体检", h)]
+        if heads:
+            said = "，".join(_done(self._say(h)) for h in heads[:3])
+            pieces.append(_Piece(said + ("" if pieces else "，具体结果我看不太懂"), "hpi", tuple(heads[:3])))
+        return pieces or self._default("还没做过什么检查")
+
+    def _vitals(self, question: str) -> list[_Piece]:
+        # only what the patient measured or was told (自测体温 38.5℃, 血压最高170/100); the rest is the examiner's
+        bp, sugar, temp = (r"血压\S{0,8}\d+\s*[/／]\s*\d+|\d+\s*[/／]\s*\d+\s*mmhg", r"血糖\S{0,6}\d",
+                           r"\d+(\.\d+)?\s*℃|体温\S{0,4}\d")
+        if _BP_Q.search(question):
+            want = re.compile(bp, re.IGNORECASE)
+        elif _SUGAR_Q.search(question):
+            want = re.compile(sugar)
+        elif _TEMP_Q.search(question):
+            want = re.compile(temp)
+        else:
+            want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
+        clauses = []
+        for field in ("hpi", "past_history", "chief_complaint"):
+            for c in textlink.clauses(self.text(field)):
+                if want.search(c) and re.search(r"\d", c) and not re.search(r"mmol|μmol|g/L|×10|次/分", c) and \
+                        (field != "hpi" or not lay.is_jargon(c)) and not re.search(r"查体|入院", c):
+                    clauses.append(c)
+        if clauses:
+            return self._from("hpi", clauses, 2)
+        return [_Piece("这个我自己没量过，您给我量量吧", content=False)]
 
 
 # Question words and politeness: no part of what is asked about (请问/有没有/吗 are in every question).
@@ -499,7 +978,91 @@ _ASK_NOISE = re.compile(r"请问|您好|你好|医生|大夫|有没有|有无|�
                         r"哪里|哪些|一下|说说|讲讲|详细|的话|比如|还有|别的|其他|情况|感觉|平时|现在|请|您|你|吗|呢|吧|呀|啊|么")
 
 
-_RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨")
+_RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨|"
+                       r"爱人|配偶|丈夫|妻子|老伴")
+
+
+def _asked_name(condition: str, question: str) -> str:
+    """The name the clinician used (心脏病), not the canonical term it was read as (冠心病)."""
+    for form in sorted((condition, *vocab.CONDITIONS.get(condition, ()), *vocab.LAY_UMBRELLAS), key=len, reverse=True):
+        if form in question and (form == condition or form in vocab.CONDITIONS.get(condition, ())
+                                 or condition in vocab.LAY_UMBRELLAS.get(form, ())):
+            return form
+    return condition
+
+
+def _covers(condition: str) -> set[str]:
+    """The record terms a named condition covers: itself, and for a lay umbrella (心脏病) its kinds."""
+    covered = {condition}
+    table = textlink.lay_to_canonical()
+    for umbrella, kinds in vocab.LAY_UMBRELLAS.items():
+        if condition == umbrella or condition in kinds or table.get(condition) == umbrella:
+            covered |= {umbrella, *kinds}
+    covered |= {table.get(c, c) for c in list(covered)}
+    return covered
+
+
+def _covered_by(term: str, covered: set[str]) -> bool:
+    """A record term that names a kind of a covered one (乳腺癌 under 癌, 2型糖尿病 under 糖尿病)."""
+    from medsim.text import get_lexicon
+
+    lexicon = get_lexicon()
+    return any((c in ("癌", "瘤", "糖尿病", "高血压") and c in term) or lexicon.is_a(term, c) for c in covered)
+
+
+_DENIED_ONE = re.compile(r"^没(?:有(?!什么|去|做|吃|住|输|受|听说|发现|怎么|见|往)(\S{1,8})|(吐|瘦|晕倒过))$")
+
+
+def _join_denials(texts: list[str]) -> list[str]:
+    """没有嗓子疼。没有咳嗽。没有痰。 → 嗓子疼、咳嗽、痰都没有。 (a run of one-item denials said once)"""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if len(run) >= 2:
+            out.append("、".join(run) + "都没有")
+        elif run:
+            out.append("没有" + run[0] if not run[0].startswith("没") else run[0])
+        run.clear()
+
+    for text in texts:
+        m = _DENIED_ONE.match(text)
+        if m and "，" not in text:
+            run.append(m.group(1) or m.group(2))
+            continue
+        flush()
+        out.append(text)
+    flush()
+    return out
+
+
+# the written core of common symptoms, for clauses the text layer reads as another term
+_STEMS = {
+    "咳痰": r"痰", "发热": r"发热|发烧|高热|低热|\d+(\.\d+)?\s*℃", "呕吐": r"呕吐|吐(?!血|痰|字)", "腹泻": r"腹泻|稀便|水样便|拉肚子|稀水",
+    "咳嗽": r"咳(?!血)", "头痛": r"头(痛|疼)", "胸闷": r"胸闷|憋闷", "皮疹": r"疹", "水肿": r"水肿|浮肿", "流涕": r"涕",
+    "鼻塞": r"鼻塞", "乏力": r"乏力|没劲|无力", "恶心": r"恶心", "腹痛": r"腹(痛|疼)|肚子(痛|疼)", "头晕": r"头晕|头昏",
+}
+
+
+def _done(said: str) -> str:
+    """A test named without a verb, said as done: 别的医院心电图 → 在别的医院做过心电图."""
+    if re.search(r"做|查|检|拍|测|量|验", said):
+        return said
+    m = re.match(r"^(.{0,6}?)(别的医院|门诊|医院|诊所|社区|卫生院|急诊)(.+)$", said)
+    return f"{m.group(1)}在{m.group(2)}做过{m.group(3)}" if m else f"做过{said}"
+
+
+def _denied(lay_name: str) -> str:
+    """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
+    special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
+               "老想上厕所": "不老想上厕所"}
+    if lay_name in special:
+        return special[lay_name]
+    return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
+
+
+def _affirmed(lay_name: str) -> str:
+    return f"有，{lay_name}" if re.match(r"[出吐拉咳流打起晕抽发]", lay_name) else f"有点{lay_name}"
 
 
 def _is_detail(clause: str) -> bool:
@@ -531,6 +1094,8 @@ def _merge(pieces: list[_Piece], named: list[_Piece]) -> list[_Piece]:
         if set(piece.sources) <= told:
             continue
         out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
+        # a named statement that tells what a default only assumed replaces the default
+        out = [p for p in out if not (p.default and set(p.keys) & set(piece.keys))]
         out.append(piece)
     # one answer that another in the same reply wholly repeats is said once (onset and
     # triggers both drawing on 3天前着凉以后开始发烧)

@@ -3,9 +3,9 @@
 The simulator needs four things from Chinese text: normalisation, tokens, lay→canonical
 synonyms, and findings with polarity (present / absent / uncertain, patient or family).
 The text layer provides normalisation, tokens (its medical dictionary and protected spans:
-doses, vitals and lab values stay whole) and findings; this module adds the simulator's own
-lay vocabulary (``vocab``) on top, and a built-in negation scope that gives the same answer
-on every machine for matching facts against what was said (``simple_findings``).
+doses, vitals and lab values stay whole) and findings with their polarity; this module adds
+only the simulator's own lay vocabulary (``vocab``) on top: where a lay term the layer does not
+list sits in a text, the layer's context judges it (there is no second negation pass here).
 """
 
 from __future__ import annotations
@@ -108,32 +108,37 @@ def _split_compound(form: str, table: dict[str, str]) -> tuple[str, str] | None:
 
 # ----------------------------------------------------------------------- findings
 
-_CLAUSE_SPLIT = re.compile(r"[，。；;！!？?\n]|,(?!\d)")
-_NEG = ("否认", "无", "未", "没有", "没", "不伴", "未见", "未出现", "未诉")
-_PSEUDO = ("无明显诱因", "无诱因", "无明显原因", "未予重视", "未予诊治", "未诊治", "不能缓解", "未缓解", "不缓解",
-           "未见好转", "无好转", "无缓解", "不能自行缓解", "无明显变化", "无变化")
-_UNCERTAIN = ("可疑", "疑似", "不除外", "待排", "似有")
-_CONTRAST = ("但", "但是", "然而", "却")
-_FAMILY = ("父", "母", "兄", "姐", "弟", "妹", "家族", "家人", "家里", "子女", "儿子", "女儿", "祖")
-
-
 def findings(text: str) -> list[Finding]:
-    """Terms in ``text`` with polarity, through the text layer's ``analyze``."""
+    """Terms in ``text`` with polarity and owner, judged by the text layer (``medsim.text.analyze``).
+
+    The layer finds the terms its lexicon knows; a term only the simulator's lay vocabulary
+    knows (嗓子眼疼, 心口疼) is located here and judged by the same layer context, so there is
+    one negation logic for the whole project.
+    """
     return list(_findings_cached(text))
 
 
 @lru_cache(maxsize=4096)
 def _findings_cached(text: str) -> tuple[Finding, ...]:
     # record clauses are asked about again and again within and across episodes
-    return tuple(_findings(text))
-
-
-def _findings(text: str) -> list[Finding]:
-    via_layer = _layer_findings(text)
-    # the layer's lexicon and the simulator's lay vocabulary overlap but differ: a term
-    # only the simulator knows still gets the built-in polarity
-    known = {f.term for f in via_layer}
-    return via_layer + [f for f in _own_findings(text) if f.term not in known]
+    analysis = medsim.text.analyze(text)
+    table = lay_to_canonical()
+    out: list[Finding] = []
+    taken: list[tuple[int, int]] = []
+    for f in analysis.findings:
+        if f.type not in ("symptom", "disease"):
+            continue  # body parts and procedures are findings to the layer, not symptoms here
+        out.append(Finding(table.get(f.norm, f.norm), f.polarity, f.owner == "family", f.start, f.end))
+        taken.append((f.entity.nstart, f.entity.nend))
+    known = {f.term for f in out}
+    norm = analysis.normalized
+    for canon, s, e in find_terms(norm.text):
+        if canon in known or canon not in finding_terms() or any(s < te and ts < e for ts, te in taken):
+            continue
+        judged = analysis.context.at(s, e)
+        start, end = norm.to_orig(s, e)
+        out.append(Finding(canon, judged.polarity, judged.owner == "family", start, end))
+    return tuple(sorted(out, key=lambda f: f.start))
 
 
 @cache
@@ -146,49 +151,7 @@ def finding_terms() -> frozenset[str]:
     return frozenset(names)
 
 
-def simple_findings(text: str) -> list[Finding]:
-    """Findings with the built-in negation scope only (no text layer): the same answer on
-    every machine, for matching facts against what was said."""
-    return _own_findings(text)
-
-
-def _own_findings(text: str) -> list[Finding]:
-    out: list[Finding] = []
-    pos = 0
-    for clause in _CLAUSE_SPLIT.split(text):
-        start = text.find(clause, pos) if clause else pos
-        pos = start + len(clause)
-        if not clause:
-            continue
-        masked = clause
-        for pseudo in _PSEUDO:
-            masked = masked.replace(pseudo, "＿" * len(pseudo))
-        family = any(f in clause for f in _FAMILY) and ("家族" in clause or "父" in clause or "母" in clause)
-        for canon, s, e in find_terms(clause):
-            if canon not in finding_terms():
-                continue
-            before = masked[:s]
-            # scope: a contrast word after the cue ends it
-            cut = max((before.rfind(c) for c in _CONTRAST), default=-1)
-            scope = before[cut + 1:] if cut >= 0 else before
-            polarity = "present"
-            if any(cue in scope for cue in _NEG):
-                polarity = "absent"
-            elif any(cue in scope for cue in _UNCERTAIN):
-                polarity = "uncertain"
-            out.append(Finding(canon, polarity, family, start + s, start + e))
-    return out
-
-
-def _layer_findings(text: str) -> list[Finding]:
-    table = lay_to_canonical()
-    out = []
-    for f in medsim.text.analyze(text).findings:
-        if f.type not in ("symptom", "disease"):
-            continue  # body parts and procedures are findings to the layer, not symptoms here
-        term = table.get(f.norm, f.norm)
-        out.append(Finding(term, f.polarity, f.owner == "family", f.start, f.end))
-    return out
+_CLAUSE_SPLIT = re.compile(r"[，。；;！!？?\n]|,(?!\d)")
 
 
 def clauses(text: str) -> list[str]:

@@ -40,6 +40,12 @@ class Parsed:
 
 
 _FOLD = (
+    # 西南官话 and 粤语-tinged Mandarin: 莫得/冇得 = 没有, 咋个/点样 = 怎么(样), 系唔系 = 是不是, 几耐 = 多久,
+    # 边度 = 哪里, 佢 = 他, 咩 = 什么, 屋头 = 家里, 娃儿 = 孩子, 好多 = 多少 (asked)
+    (r"莫得|没得|冇得", "没有"), (r"系唔系", "是不是"), (r"几耐", "多久"), (r"边度|边处", "哪里"), (r"点样", "怎么样"),
+    (r"佢", "他"), (r"咩", "什么"), (r"咁样|噉样|咁", "这样"), (r"食(?=[过了咗]|什么|饭|药|奶|东西|嘢)", "吃"), (r"嘢", "东西"), (r"屋头|屋里头", "家里"), (r"娃儿|娃娃", "孩子"), (r"咋个样|咋样", "怎么样"),
+    (r"咋个|咋子", "怎么"), (r"屙尿|撒尿|尿尿|解小便", "小便"), (r"屙屎|拉屎|解大便", "大便"), (r"脚杆|腿杆", "腿"),
+    (r"腰杆", "腰"), (r"困觉", "睡觉"), (r"伐(?=[？?。，]|$)", "吗"), (r"侬", "你"), (r"咗", "了"), (r"啲", ""), (r"(?<=[一回次顿天])好多", "多少"), (r"唔", "不"), (r"嘛(?=[？?])", "吗"),
     (r"啥子|啥", "什么"), (r"咋", "怎么"), (r"几时|多会儿", "什么时候"), (r"晓得", "知道"), (r"干嘛|干啥", "干什么"), (r"不适", "不舒服"), (r"有冇|冇", "有没有"), (r"哪块儿|哪儿|哪块|哪个地方|什么地方|哪一块", "哪里"),
     (r"哪(?![里个些边天种次])", "哪里"), (r"多长时间|多少时间|多(长|少)日子", "多久"),
     (r"(.)不\1(?=[？?。，]|$)", r"\1吗"), (r"\s+", ""),
@@ -48,30 +54,36 @@ _FOLD = (
     # dialect and lay words an elderly patient is asked with (头一回, 高寿, 解手, 心里头)
     (r"头一(回|次)|第一回", "第一次"), (r"高寿|贵庚", "多大年纪"), (r"解手", "大小便"), (r"心里头", "心里"),
     (r"人工流产|人流|打胎", "流产"),
+    # 多大一会儿 / 多大会儿 ask how long, not how old; 嗓子眼 is the throat; 氺 is 水
+    (r"多大一?会儿?", "多久"), (r"嗓子眼儿?", "嗓子"), (r"氺", "水"), (r"粑粑|臭臭", "大便"),
+    # 么 closing a question is 吗 (水分多么？), unless it ends 什么/怎么/这么/那么
+    (r"(?<![什怎这那要])么(?=[？?。，!！]|$)", "吗"), (r"啦(?=[？?。，!！]|$)", "了"),
+    # a trailing 没 asks yes/no (有痰没？ 好点没): V没 → V没有
+    (r"(?<=[^没有])没(?=[？?。，]|$)", "没有"),
     # V过没 / V了没 at the end of a question is V过没有 (看过没？)
     (r"(过|了)没(?=[？?。，]|$)", r"\1没有"),
 )
 
-_Q = r"(吗|么|呢|？|有没有|是否|有无|会不会)"
+_Q = r"(吗|么|呢|吧|？|有没有|是否|有无|会不会)"
 
 # topic → cue patterns (on folded text with named symptoms masked as Ｓ, conditions as Ｃ).
 _CUES: dict[str, tuple[str, ...]] = {
     "greeting": (r"^(你好|您好)", r"请坐", r"我是.{0,8}(医生|大夫)", r"有什么(可以|能)帮"),
     "ending": (
         r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
-        r"复查", r"先到这", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"稍后|待会|病房|谢谢配合", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+        r"复查(?!结果)", r"先到这", r"(给你|给您|我们|先)\S{0,2}(做|查|抽|开|安排|验|拍)(个|一下|一个)", r"先去|马上|立即|现在就(给|去)", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"稍后|待会|病房|谢谢配合", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
     ),
     "chief_complaint": (
         r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
-        r"有什么(可以|能)帮",
+        r"有什么(可以|能)帮", r"^(孩子|宝宝|小孩|宝贝|您|你)?(目前|现在)\S{0,2}情况(怎么样|如何|咋样)", r"怎么样?\S{0,2}不舒服",
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
-        r"起病", r"发病时间", r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
+        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
     ),
     "duration": (
-        r"多久", r"几天了", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
+        r"多久", r"几天了", r"(\d+|[一二两三四五六七八九十半几]+)(天|个?月|年|周|小时|礼拜)了?(吧|吗)", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
     ),
     "site": (
         r"哪里.{0,2}疼", r"疼.{0,2}在哪里", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"范围|面积", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
@@ -83,50 +95,76 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
-        r"忍得住", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动)", r"疼成什么样", r"下地",
+        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动|吃)", r"(睡眠|睡觉|吃饭|吃奶|玩)\S{0,3}(受)?影响", r"疼成什么样", r"下地",
     ),
     "radiation": (
-        r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,4}(走|跑|串|传)",
+        r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,6}(走|跑|串|传)",
         r"(别的|其他)地方.{0,4}疼", r"跟着疼", r"(跑|转移|挪)到", r"牵连", r"到(别的|其他)地方",
     ),
     "triggers": (
         r"诱因", r"诱发", r"(情况|时候|以后|后|会|下)\S{0,3}加重", r"更(疼|厉害|难受|重)", r"在(干|做)什么",
         r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(了|后|完)才(开始|疼|发作|出现|有)", r"累着", r"(情况|时候)下?.{0,5}发作",
+        r"接触", r"(其他|别的)(小朋友|孩子|同学|人)\S{0,6}(这样|一样|类似)", r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同班|别的小朋友|其他小朋友|大人)\S{0,8}(感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|手足口|水痘|流感|Ｓ)",
+        r"原因|为什么会|怎么引起|导致|诱发|诱因",
+        r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
+        r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
-        r"缓解", r"减轻", r"好一?点", r"好一?些", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
+        r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
     ),
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
-        r"以前.{0,4}(类似|这样|这种)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
+        r"以前.{0,6}(类似|这样|这种|这个情况|同样)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
+        r"次数|频繁|频率|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
+        r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
+        r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
+        r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"还(咳|烧|发烧|吐|拉|疼|喘)(吗|不|没有)", r"一阵好一阵",
     ),
     "associated": (
-        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受)", r"伴随", r"伴有.{0,4}(症状|什么)",
+        r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)", r"伴随", r"伴有.{0,4}(症状|什么)",
     ),
     "treatment": (
-        r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗过", r"输过液",
-        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过", r"(用|做|接受)过.{0,4}治疗", r"什么治疗", r"自己吃过", r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药", r"效果怎么样", r"(有没有|有)效果", r"(就诊|就医|看病)过", r"去.{0,3}医院",
+        r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗", r"输过液",
+        r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过?", r"(用|做|接受)过.{0,4}治疗", r"自己吃过",
+        r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药",
+        r"效果怎么样", r"(有没有|有|没有?)效果", r"(就诊|就医|看病)过", r"去.{0,3}医院",
+        # care for this illness: what a doctor said or gave, medicines taken or given for it
+        r"诊断", r"医生.{0,4}(说|讲|怎么看|看了|开|给|判断|考虑)", r"看(过|了)?.{0,3}医生", r"开(了|过|的)?.{0,6}药",
+        r"开(了|过)(吗|没有)", r"输液|打针|吊瓶|点滴|挂水|挂针|雾化|吸氧|消炎针|退烧针|抗生素|消炎药|退烧药|止咳药|退热药|退热贴",
+        r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
+        r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
+        r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院", r"面诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
-        r"体重.{0,4}变化", r"睡得", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
+        r"体重", r"睡得", r"睡(着|不着|觉|眠|醒|好|踏实|不好)", r"(?<!消)瘦(?!肉)|长胖|胖了", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
+        # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
+        r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
+        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳|放屁|排气|打嗝", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
+        r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
         r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病", r"(做|放|装|搭|植入)过.{0,4}(支架|搭桥|起搏器)",
+        r"疫苗|接种|打过.{0,3}苗", r"足月|早产|顺产|剖(宫)?产|难产|羊水|窒息|出生(时|的时候)?.{0,3}(体重|情况|怎么样)",
+        r"(平时|平常|从小|一直)\S{0,3}(容易|经常|爱|总|老)\S{0,4}(生病|感冒|咳|发烧|发热|过敏|拉|打喷嚏|喘|Ｓ)",
+        r"(以前|之前|小时候?|从前|过去|既往)\S{0,6}(得过|有过|出过|患过|起过|发生过|犯过)?\S{0,3}Ｃ",
+        r"(以前|之前|小时候?|从前|过去)\S{0,4}(得过|患过|出过|起过)", r"上次\S{0,8}住院|住院(过|史)",
+        r"(以前|小时候?|从小|过去|从前)\S{0,6}Ｓ(?!\S{0,6}(这样|这种|类似))", r"(得过|患过)\S{0,3}[ＳＣ]",
     ),
     "allergies": (r"过敏", r"药.{0,6}(起疹子|起疙瘩|起红点|红疹)", r"药.{0,3}会.{0,2}Ｓ", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
     "medications": (
-        r"(吃|服|用)(的|着)?(什么|哪些)?(药|药物)", r"药物", r"降压药", r"降糖药", r"胰岛素", r"用药",
-        r"药.{0,4}(名字|按时)", r"吃药", r"在用.{0,8}药", r"几次药",
-        # 血压药一直在吃吧: a drug named by what it treats
-        r"(血压|血糖|血脂|心脏|胃)的?药", r"药.{0,4}(一直|还)在(吃|用)",
+        # regular medicines (not for this illness): a long-term marker or a chronic-disease drug
+        r"降压药", r"降糖药", r"降脂药", r"胰岛素", r"(血压|血糖|血脂|心脏)的?药", r"药.{0,4}(名字|按时)",
+        r"(平时|平常|平日|长期|常年|规律|每天|每日|日常)\S{0,6}(药|Ｄ)", r"药.{0,4}(一直|还)在(吃|用)",
+        r"一天吃几次药", r"用药(情况|史)",
     ),
     "family_history": (
-        r"家里", r"家族", r"家人", r"父母", r"爸爸", r"妈妈", r"爸妈", r"父亲", r"母亲", r"兄弟", r"姐妹",
+        r"家里", r"家族", r"家人", r"父母", r"(你|您|他|她|孩子|宝宝|你们)的?(爸|妈|爹|娘|爷|奶|哥|姐|弟|妹)(?!咪)", r"爸爸", r"妈妈", r"爸妈", r"爹妈", r"爹娘", r"父亲", r"母亲", r"兄弟", r"姐妹",
         r"亲属", r"亲戚", r"遗传",
     ),
-    "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支)", r"几根"),
+    "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支|包)", r"几根|几包"),
     "drinking": (r"嗜好|不良习惯", r"喝酒", r"饮酒", r"酒"),
     "occupation": (
         r"什么工作", r"职业", r"干什么(活|的)", r"做什么的", r"上班", r"从事", r"粉尘", r"化学品", r"毒物",
@@ -134,15 +172,19 @@ _CUES: dict[str, tuple[str, ...]] = {
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
-        r"同房", r"避孕", r"性生活", r"几胎",
+        r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
-    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)"),
+    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
+            r"几天大|满月|满.{0,2}岁"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
-        r"查过",
+        r"查过", r"听诊|听(了|过)?\S{0,2}(肺|心|气管|胸|Ｂ)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
+        r"(查|测|验)(了|过|的|出|得)", r"常规",
     ),
     "vitals": (
         r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
+        r"体温(?!计)", r"(最高|最低)\S{0,3}(多少|几度)", r"(烧|热)(得)?多高|几度",
+        r"Ｓ到(过)?\S{0,4}度|[三四]十\S{0,2}度|\d+(\.\d+)?\s*度|(?<!有)多重(?!要)|公斤|几斤|体重多少",
     ),
 }
 
@@ -152,6 +194,9 @@ _SPLIT_SYMPTOMS = (
     (r"体重.{0,4}(减轻|下降|掉)", "体重下降"),
     (r"痰.{0,4}(带血|有血)", "咯血"),
     (r"喘不喘", "呼吸困难"),
+    (r"(腿|脚|脸|眼皮|手)\S{0,4}肿(?!块|物|瘤)", "水肿"),
+    (r"(眼睛|皮肤|眼白|脸|身上)\S{0,4}(发黄|黄不黄|黄吗|变黄)", "黄疸"),
+    (r"(?<![止镇])咳(?![嗽痰血])(?=吗|不|没|了没|$)", "咳嗽"),
     (r"(?:(?<=有没有)|(?<=有无)|(?<=会不会)|(?<=还))吐(?![血痰])|吐(了|过)?没", "呕吐"),
 )
 
@@ -174,6 +219,26 @@ def _symptom_canon() -> frozenset[str]:
 # a question naming them asks about character, not an associated symptom.
 _QUALITY = frozenset({"疼痛"})
 _MENSTRUAL_TERM = re.compile(r"月经|经期|经量|闭经|痛经|孕|产")
+
+
+# disease names that are another topic's cue word (过敏 → allergies, 感冒 → a contact or a cold)
+_NOT_CONDITION = re.compile(r"过敏|感冒|着凉|受凉|孕|怀|产|月经|经期|中暑|上火")
+
+
+@cache
+def _condition_canon() -> frozenset[str]:
+    """Conditions a clinician asks about by name: the simulator's list and the disease lexicon."""
+    table = textlink.lay_to_canonical()
+    diseases = {table.get(canon, canon) for canon, _ in textlink.lexicon_groups("diseases.txt")}
+    return frozenset(vocab.CONDITIONS) | (diseases - _symptom_canon())
+
+
+@cache
+def _disease_pattern() -> re.Pattern[str]:
+    names = {n for canon, aliases in textlink.lexicon_groups("diseases.txt") for n in (canon, *aliases)
+             if len(n) >= 2 and not _NOT_CONDITION.search(n) and not re.fullmatch(r"[A-Za-z0-9]+", n)}
+    names -= set(textlink.lay_to_canonical())
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 
 @cache
@@ -216,16 +281,22 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
             symptoms.append(canon)
             masked[m.start():m.end()] = "Ｓ" * (m.end() - m.start())
     joined = "".join(masked)
-    cond_canon = set(vocab.CONDITIONS)
+    cond_canon = _condition_canon()
     for canon, s, e in textlink.find_terms(joined):
         if "Ｓ" in joined[s:e] or canon in _QUALITY or _MENSTRUAL_TERM.search(canon):
             continue  # 月经推迟 is itself the menstrual question, not an associated symptom
-        if canon in cond_canon:
+        if canon in cond_canon and (canon in vocab.CONDITIONS or not _NOT_CONDITION.search(joined[s:e] + canon)):
             conditions.append(canon)
             masked[s:e] = "Ｃ" * (e - s)
         elif canon in _symptom_canon():
             symptoms.append(canon)
             masked[s:e] = "Ｓ" * (e - s)
+    # disease names the lay vocabulary does not hold (肺炎, 鼻炎, 湿疹): asked about by name
+    joined = "".join(masked)
+    for m in _disease_pattern().finditer(joined):
+        if not re.search(r"[ＳＣ]", m.group(0)):
+            conditions.append(m.group(0))
+            masked[m.start():m.end()] = "Ｃ" * (m.end() - m.start())
     # drugs are masked as Ｄ first, so 头孢 is not the body part 头
     joined = "".join(masked)
     for m in _drug_pattern().finditer(joined):
@@ -273,10 +344,18 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是")
+_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
+                           r"频繁|次数|几次|多吗|多不多|减轻|好转|好了|好点|完全|原因|引起|的时候|复发|降|退|以前|小时候?|从小|得过|患过")
+# a named symptom in these is not asked as this illness's symptom: the past (得过, 小时候), what came
+# before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
+_HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之前|家里|家人|大人|周围|接触|班里|别的小朋友|"
+                         r"检查\S{0,6}(有没有|是否)|完全好|好利索")
 _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
+# a sentence that asks something (a question mark or word, an A不A / A没A form, a closing 吧)
+_ASKS = re.compile(r"[？?]|吗|呢|吧|么|有没有|有无|是否|什么|怎么|怎样|如何|哪|几|多少|多久|多大|多长|是不是|会不会|能不能|"
+                   r"可不可以|还是|(\S)不\1|(\S)没\1|[不没](有)?$")
 _SENTENCE = re.compile(r"(?<=[？?。！!；;])")
 # a final answer in a scenario's JSON format is said to the patient but asks nothing: no
 # similarity guess for it (its disease words would resemble the bank's site questions)
@@ -292,20 +371,60 @@ def classify(text: str) -> Parsed:
     topics: list[str] = []
     symptoms: list[str] = []
     conditions: list[str] = []
-    for sentence in _SENTENCE.split(fold(text)):
-        if not sentence.strip("？?。！!；; "):
+    if _ACK.match(fold(text)):
+        return Parsed()  # 嗯，明白了: nothing asked
+    sent = False
+    sentences = [x for x in _SENTENCE.split(fold(text)) if x.strip("？?。！!；;，, ")]
+    if len(sentences) > 1 and any(_ASKS.search(x) for x in sentences):
+        # 与感冒人接触有被传染的可能。目前咳嗽多吗？: a statement beside a question asks nothing
+        sentences = [x for x in sentences if _ASKS.search(x)]
+    previous: list[str] = []
+    for sentence in sentences:
+        if _OPINION.search(sentence):
+            sent = True
+            continue  # 你觉得你这是啥病: the patient's own idea of the illness, no history topic
+        cut = _SEND.sub("", _PHOTO.sub("", sentence))  # 发个化验单照片我看看: nothing the patient can tell
+        sent |= cut != sentence
+        sentence = cut
+        if not sentence.strip("？?。！!；;，, "):
             continue
-        parsed = _classify_sentence(sentence)
+        parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
+                                    or "past_history" in topics)
+        parsed.topics = _carry(parsed.topics, previous)
+        previous = parsed.topics or previous
         topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
         symptoms += parsed.symptoms
         conditions += parsed.conditions
+    if set(topics) - {"greeting"}:
+        topics = [t for t in topics if t != "greeting"]  # a greeting is a topic only when it is all
     out = Parsed(topics=_dedupe(topics), symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
-    if not out.topics and not _FINAL_ANSWER.match(text):
+    if not out.topics and not sent and not _FINAL_ANSWER.match(text) and not _ACK.match(fold(text)):
         return _nearest(fold(text))
     return out
 
 
-def _classify_sentence(folded: str) -> Parsed:
+# the patient's own opinion of what is wrong (not a history topic: the reply says they do not know)
+_OPINION = re.compile(r"(你|您)(自己)?(觉得|认为|感觉|担心|怀疑|猜)\S{0,8}(什么|啥)(病|毛病|问题)")
+
+
+def _carry(topics: list[str], previous: list[str]) -> list[str]:
+    """A short follow-up read with the sentence before it: 来之前吃过药没？管用不？ asks whether the
+    treatment helped; 月经怎么样？最后一次是什么时候？ asks the last period."""
+    if "treatment" in previous and topics and set(topics) <= {"relief", "course"}:
+        return ["treatment"]
+    habits = [t for t in previous if t in ("smoking", "drinking")]
+    if habits and topics and set(topics) <= {"duration", "onset", "course", "smoking", "drinking"}:
+        return list(dict.fromkeys([t for t in topics if t in habits] or habits))  # 抽烟吗？抽多少年了，一天几包？
+    if "radiation" in previous and topics == ["site"]:
+        return ["radiation"]  # 往别处窜不？胳膊后背啥的？
+    if previous and set(previous) & {"menstrual", "obstetric"} and topics and set(topics) <= {"onset", "duration", "course"}:
+        return [t for t in previous if t in ("menstrual", "obstetric")]
+    return topics
+
+
+def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
+    """One sentence; ``chronic``: an earlier sentence of the message named a chronic condition or
+    asked the past history, so a bare drug question that follows asks the regular medicines."""
     symptoms, conditions, masked = named_items(folded)
     topics = {t for t, pat in _compiled().items() if pat.search(masked)}
 
@@ -316,7 +435,7 @@ def _classify_sentence(folded: str) -> Parsed:
         if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
-        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause):
+        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause) or _HARD_BLOCK.search(clause):
             continue
         if re.search(r"[疼痛]得", clause):  # 疼得睡不着: how bad the pain is, not insomnia
             clause_symptoms = [c for c in clause_symptoms if c not in ("失眠",)]
@@ -326,17 +445,36 @@ def _classify_sentence(folded: str) -> Parsed:
             asked_symptoms.extend(clause_symptoms)
     if asked_symptoms:
         topics.add("associated")
-    if conditions and "family_history" not in topics:
+    asked_marker = r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]|(\S)不\1"
+    asked_conditions = [c for c in conditions if c in vocab.CONDITIONS] + [
+        c for c in re.split(r"[，,；;]", masked) if "Ｃ" in c and re.search(asked_marker, c)]
+    if asked_conditions and "family_history" not in topics:
         topics.add("past_history")
+    if re.search(r"^(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)", masked) or re.search(
+            r"(诊断|说是|考虑)\S{0,4}Ｃ", masked):
+        topics.discard("past_history")
+        topics.add("treatment")  # 是肺炎吗: what the illness was diagnosed as
     # an examination named with 过/吗/报告 (拍过胸片吗) asks about tests already done
     if _exam_pattern().search(folded) and re.search(r"过|报告|结果|(做|拍|查|照)了", folded):
         topics.add("tests")
-    if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打", folded) and not topics & {
-            "allergies", "treatment", "relief", "triggers"}:
-        topics.add("medications")  # 阿司匹林每天都吃吗
+    if _drug_pattern().search(folded) and re.search(r"吃|用|服|每天|按时|打|喂|喝", folded) and not topics & {
+            "allergies", "treatment", "relief", "triggers", "medications"}:
+        # 阿司匹林每天都吃吗: a regular medicine; 头孢吃两天了吗: one taken for this illness
+        topics.add("medications" if chronic or _regular_medicine(folded) else "treatment")
     if not topics and "Ｂ" in masked and re.search(r"[？?]|吗|呢|还是|是否", masked):
         topics.add("site")  # only a body part asked about (是胸口这块吗): where it is
-    topics = _precedence(topics, masked)
+    if "treatment" in topics and re.search(r"药|Ｄ|胰岛素", masked) and (chronic or _regular_medicine(folded)) \
+            and not re.search(r"医生|医院|诊所|看过|输液|打针|雾化|效果|管用|好转|缓解|减轻|好[点些]", masked):
+        topics.discard("treatment")
+        topics.add("medications")  # 平时吃什么药 / 有没有高血压？吃什么药？: the regular medicines
+    topics = _precedence(topics, masked, folded)
+    if re.search(r"体重|胃口|食欲", folded) and not topics & {"allergies", "family_history"}:
+        topics.add("general")  # masked as a symptom (体重下降), still the general question
+    if "general" in topics:
+        # 体重掉没掉 / 睡不着吗 / 胃口差不差 asked beside the general questions are general's
+        asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠")]
+        if not asked_symptoms:
+            topics.discard("associated")
     if "associated" not in topics:
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
@@ -351,7 +489,7 @@ def _unmask_clause(clause: str, folded: str, masked: str) -> str:
 # 家里有没有测过血压 ask about a household object or act, 家里有人得过吗 / 家里有Ｃ吗 do not.
 _HOUSEHOLD = re.compile(r"家里(?:有没有|是否有|有)(?P<obj>[^，。？！；]*)")
 _FAMILY_OBJECT = re.compile(r"[人谁亲老长辈病症ＣＳ]|类似|一样|这样|同样|遗传|得过|患")
-_OTHER_FAMILY_CUE = re.compile(r"家族|家人|父母|爸|妈|父亲|母亲|兄弟|姐妹|亲属|亲戚|遗传|子女|儿子|女儿")
+_OTHER_FAMILY_CUE = re.compile(r"家族|家人|父母|爸|妈|爹|娘|父亲|母亲|兄弟|姐妹|亲属|亲戚|遗传|子女|儿子|女儿")
 
 
 def _household_only(masked: str) -> bool:
@@ -360,19 +498,69 @@ def _household_only(masked: str) -> bool:
             and not _OTHER_FAMILY_CUE.search(masked))
 
 
-def _precedence(topics: set[str], masked: str) -> set[str]:
+# What comes out (stool, sputum, nasal discharge, vomit, urine, a rash) and the words that
+# describe it: asking what it looks like is the complaint's character, not another symptom.
+_DISCHARGE = r"(大便|便便|拉的|屎|痰|鼻涕|涕|呕吐物|吐的|吐出|疹子|皮疹|疱疹|分泌物|白带|血丝)"
+_LOOK = (r"(什么样|什么颜色|颜色|性状|形状|样子|稀|干|硬|水样|糊|黄|绿|白|清|浓|脓|血丝|带血|泡沫|粘液|黏液|奶瓣|"
+         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量)")
+_CHARACTER_OF = re.compile(
+    rf"{_DISCHARGE}\S{{0,6}}{_LOOK}|(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,4}}{_DISCHARGE}\S{{0,3}}还是|"
+    rf"还是\S{{0,4}}(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,3}}{_DISCHARGE}|"
+    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳还是|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
+    rf"(清|黄|浓|脓|白)\S{{0,2}}(鼻涕|涕|痰)")
+# an open description (什么样, 颜色, A还是B) rather than a named finding asked yes/no (痰里有没有带血)
+_OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|咳嗽\S{0,5}(有|带)\S{0,2}痰|"
+                       r"(大便|便)\S{0,4}(血丝|黏液|粘液|奶瓣|泡沫|脓)")
+# what a photograph or a document would show: the patient is asked to send it, not to tell
+_PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
+_SEND = re.compile(r"发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)[^，,]*")
+_ACK = re.compile(r"^((是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的|对的?|明白了?|知道了?|了解了?|这样啊|行)[？?。!！，,~～]*)+$")
+_INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
+
+
+_LONG_TERM = re.compile(r"平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
+                        r"基础病|慢性|名字|一天.{0,2}几次|(?<![还])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
+
+
+@cache
+def _long_term_drugs() -> re.Pattern[str]:
+    """Drugs taken for years (antihypertensives, antidiabetics, statins, anticoagulants): a
+    question naming one asks about regular medication."""
+    classes = ("降压药", "降糖药", "降脂药", "抗凝药", "抗血小板药")
+    names = {n for c in classes for n in vocab.DRUG_CLASSES[c]}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+def _regular_medicine(folded: str) -> bool:
+    return bool(_LONG_TERM.search(folded) or _long_term_drugs().search(folded))
+
+
+def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
+    folded = folded or masked
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|什么|怎么|哪|几|多少|是不是|是否", masked):
+        return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked
     if "family_history" in topics and _household_only(masked):
         topics.discard("family_history")
+    if re.search(r"过敏(引起|导致|造成)|容易过敏的|抗过敏", folded):
+        topics.discard("allergies")  # 是不是过敏引起的: a cause; 抗过敏的药: a treatment
+        topics.add("treatment" if "抗过敏" in folded else "triggers")
     if "allergies" in topics:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
         topics -= {"past_history", "course", "allergies"}
+    if "treatment" in topics and "medications" in topics:
+        # a medicine with a long-term marker is a regular one; any other was taken for this illness
+        topics.discard("treatment" if _regular_medicine(folded) else "medications")
     if "treatment" in topics:
-        topics -= {"medications", "relief", "ending", "tests"}
-    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受)", masked):
+        topics -= {"relief", "ending"}
+    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受|不得劲|不好受|不对劲)", masked):
         topics -= {"chief_complaint", "radiation"}
     if "course" in topics:
         topics -= {"past_history", "triggers", "relief"} if re.search(r"以前|第一次|有没有加重|好转", masked) else set()
+    if {"obstetric", "past_history"} <= topics and not re.search(r"Ｃ|得过|患过|病", masked):
+        # 顺产还是剖宫产: the mother's own deliveries, or a child's birth history
+        child = re.search(r"宝宝|宝贝|孩子|小孩|小朋友|娃|儿子|女儿|患儿|出生|生下来", masked)
+        topics.discard("obstetric" if child and not re.search(r"生过|怀过|几胎|几个孩子", masked) else "past_history")
     if "menstrual" in topics or "obstetric" in topics:
         topics -= {"onset", "age", "duration"}
     if "course" in topics and re.search(r"以前|一天比一天", masked):
@@ -385,18 +573,22 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
         topics &= {"ending", "greeting"}
     if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
         topics.discard("ending")
-    if {"site"} <= topics:
+    if {"site"} <= topics or "relief" in topics:
         topics.discard("chief_complaint")
     if "severity" in topics and "character" in topics and "一阵" in masked:
         topics.discard("severity")
     if "medications" in topics and "relief" in topics:
         topics.discard("medications")
+    if "severity" in topics and re.search(r"(严重|疼|厉害)到", masked):
+        topics -= {"treatment", "medications"}  # 严重到要吃止痛药吗 asks how bad
     if "severity" in topics and re.search(r"影响", masked):
         topics.discard("general")
     if "triggers" in topics and re.search(r"更(疼|痛|厉害|难受|重)", masked):
         topics.discard("severity")
     if "tests" in topics:
-        topics -= {"past_history", "treatment", "triggers"}
+        topics -= {"past_history", "triggers"}
+        if not re.search(r"医生|药|Ｄ|治疗|输液|打针|雾化|看过|诊所|医院", masked):
+            topics.discard("treatment")
     if "triggers" in topics and re.search(r"关系|会.{0,2}加重", masked):
         topics -= {"general", "course"}
     if "course" in topics and re.search(r"比|还是", masked):
@@ -422,8 +614,89 @@ def _precedence(topics: set[str], masked: str) -> set[str]:
         topics.discard("site")  # 向其他部位放射
     if "site" in topics and re.search(r"哪里.{0,6}最", masked):
         topics.discard("severity")  # 哪里疼得最厉害 locates the pain
-    if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化", masked):
+    if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化|(跟|和|比)(以前|平时|平常)", masked):
+        topics.discard("course")  # 饭量跟以前比怎么样: the appetite, not the illness's course
+    if _CHARACTER_OF.search(re.sub(r"除了[^，。？]*", "", folded)) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
+        # 大便是什么样的 / 流清鼻涕还是黄鼻涕 / 咳嗽有痰吗: what the complaint itself looks like
+        topics -= {"general", "associated", "site", "course"}
+        topics.add("character")
+    if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|得过|患", masked):
+        topics.discard("family_history")  # 家里有人感冒吗: an exposure, not a family illness
+        topics.add("triggers")
+    if "treatment" in topics and re.search(r"效果|(药|Ｄ)\S{0,8}(缓解|好转|好点|好些|减轻)|(服|吃|用|喂)\S{0,6}(以后|之后|后)", masked) \
+            and not re.search(r"越来越|反复|次数|其他方面", masked):
+        topics.discard("course")  # 吃药以后缓解了吗: whether the treatment helped
+    if "tests" in topics and re.search(r"医院\S{0,3}(查|做|拍|化验|验|抽)", masked) and not re.search(r"医生|药|Ｄ|看过|治疗", masked):
+        topics.discard("treatment")  # 在当地医院查血常规了吗: a test, where it was done
+    if "triggers" in topics and re.search(r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)", masked):
+        topics.discard("associated")  # 爬两层楼会不会喘: what brings it on
+    if "severity" in topics and re.search(r"平躺|躺平|垫高|高枕|坐着睡|躺不下", masked):
+        topics.discard("general")
+        if "relief" in topics:
+            topics.discard("severity")  # 平躺会舒服点吗: what eases it
+    if "tests" in topics and re.search(r"医生\S{0,4}(查体|听诊|检查|听)", masked):
+        topics.discard("treatment")  # 医生查体有说什么异常吗: the examination's findings
+    if "tests" in topics and re.search(r"(化验|查|验|常规)\S{0,2}(大便|小便|尿)|(大便|小便|尿)\S{0,2}(常规|化验|检查|培养)", masked):
+        topics.discard("general")  # 化验大便: the specimen, not the bowels
+    if "tests" in topics and re.search(r"检查\S{0,8}(有没有|是否)", masked):
+        topics.discard("associated")
+    if "past_history" in topics and re.search(r"(上次|以前|之前)\S{0,10}住院", masked):
+        topics -= {"triggers", "treatment"}
+    if "family_history" in topics and re.search(r"在家", masked) and not _OTHER_FAMILY_CUE.search(masked):
+        topics.discard("family_history")  # 在家里雾化: at home, not the family
+    if "triggers" in topics and re.search(r"(的时候|时)\S{0,6}(重|厉害|明显|加重)", masked):
         topics.discard("course")
+    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜", masked):
+        topics.discard("general")  # 拉肚子之前吃奶多不多: what brought it on
+    if "triggers" in topics and re.search(r"(药|Ｄ)\S{0,4}(引起|导致|刺激)|(因为|由于)\S{0,4}(药|Ｄ)", masked):
+        topics.discard("treatment")
+    if "course" in topics and re.search(r"完全好|好利索|还\S{0,2}Ｓ|不Ｓ+了", masked):
+        topics.discard("associated")
+    if topics & {"duration", "onset"} and "character" in topics and not re.search(r"什么样|颜色|还是|性状", masked):
+        topics.discard("character")  # 大便发绿多久了: how long, not what it looks like
+    if "duration" in topics and re.search(r"多久(拉|大便|排便|解)\S{0,2}一次", masked):
+        topics.discard("duration")
+        topics.add("general")
+    if "treatment" in topics and re.search(r"几天|多久|多长时间|几周|几个月", masked):
+        topics.discard("duration")  # 药吃了几天了: how long the treatment, not the illness
+    if "duration" in topics and "general" in topics and not re.search(r"吃饭|胃口|食欲|睡|精神|体重", masked):
+        topics.discard("general")  # 大便发绿多久了: how long the complaint
+    if "duration" in topics and re.search(r"多久没|退(热|烧)\S{0,2}几天", masked):
+        topics.discard("duration")
+        topics.add("course")
+    if "vitals" in topics and re.search(r"体温\S{0,4}(稳定|降|退|正常了)", masked):
+        topics.add("course")
+    if "vitals" in topics and re.search(r"室内|房间|屋里", masked):
+        topics.discard("vitals")
+        topics.add("triggers")
+    if "severity" in topics and re.search(r"(睡眠|睡觉|吃饭|吃奶|玩)\S{0,3}(受)?影响", masked):
+        topics.discard("general")
+    if "relief" in topics and re.search(r"药|Ｄ|针|输液|雾化", masked):
+        # did the medicine help: the published topics put it under treatment (休息或者含药能缓解吗
+        # asks both what eases it and whether the medicine did)
+        if not re.search(r"休息|躺|坐|站|蹲|弯腰|姿势|体位|按|揉|敷", masked):
+            topics.discard("relief")
+        topics.add("treatment")
+    if "relief" in topics and not re.search(
+            r"怎么|什么|哪|休息|躺|坐|站|蹲|弯腰|姿势|体位|按|揉|敷|喝|吃|以后|之后|后|自己|自行|能不能|会不会|能好", masked):
+        topics.discard("relief")
+        topics.add("course")  # 症状有没有减轻: how it has changed, no cause asked
+    if "course" in topics and re.search(r"以前|之前|小时候?|从前|平时", masked) and "Ｃ" in masked \
+            and not re.search(r"这样|这种|类似|这个情况|犯过", masked):
+        topics.discard("course")
+        topics.add("past_history")
+    past = r"以前|之前|小时候?|从前|平时|平常|从小"
+    if "relief" in topics and not re.search(r"越来越|反复|以前|加重|变化|次数|频繁|第一次", masked):
+        topics.discard("course")  # 休息一下能好点吗: what eases it
+    if "course" in topics and (topics & {"medications", "treatment"} or (
+            "general" in topics and re.search(r"大便|拉|排便|尿|小便", masked))) and re.search(r"几次|几回|多少次", masked):
+        topics.discard("course")  # 大便一天几次 / 一天吃几次药: a habit or a dose, not the illness's course
+    if "chief_complaint" in topics and re.search(r"(就诊|来|看病)\S{0,4}原因", masked):
+        topics.discard("triggers")
+    if "occupation" in topics:
+        topics.discard("triggers")  # 工作中接触粉尘: a work exposure
+    if "past_history" in topics and all(re.search(past, c) for c in re.split(r"[，,；;]", masked) if "Ｓ" in c):
+        topics.discard("associated")  # 以前有没有气喘 / 平时爱打喷嚏吗: not this illness
     return topics
 
 

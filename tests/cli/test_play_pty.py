@@ -26,9 +26,9 @@ class Terminal:
         os.close(slave)
         self.screen = ""
 
-    def read_until(self, text: str, timeout: float = 60) -> str:
+    def read_until(self, text: str, timeout: float = 60, since: int = 0) -> str:
         deadline = time.monotonic() + timeout
-        while text not in self.screen:
+        while text not in self.screen[since:]:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen[-2000:]}")
@@ -115,3 +115,28 @@ def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path: Path) -> None:
     term.read_until("interrupted", timeout=15)
     assert term.close() == 130
     assert "Traceback" not in term.screen
+
+
+def test_orders_and_exams_do_not_use_the_question_budget(tmp_path: Path) -> None:
+    """/exam and /order are free: the status line says so and the session goes on past them."""
+    db = tmp_path / "budget.sqlite"
+    term = Terminal([sys.executable, "-m", "cli.app", "play", "triage", "--model", "human", "--case", "tri-001",
+                     "--db", str(db)], tmp_path)
+    term.read_until("医生>")
+    assert "不占提问轮数" in term.screen
+    term.type("哪里不舒服？")
+    term.read_until("问诊还剩 7/8 轮")
+    # more orders than would have been left had they counted against 8 turns
+    for order in ("/exam", "/order 心电图", "/order 指尖血糖", "/order 血常规", "/exam", "/order 肌钙蛋白", "/exam", "/exam"):
+        mark = len(term.screen)
+        term.type(order)
+        term.read_until("检查结果", since=mark)
+        term.read_until("问诊还剩 7/8 轮", since=mark)
+    term.type("疼了多久了？")
+    term.read_until("问诊还剩 6/8 轮")
+    term.type("/answer 1 心血管内科")
+    term.read_until("saved as run")
+    assert term.close() == 0
+    with sqlite3.connect(db) as conn:
+        transcript = json.loads(conn.execute("SELECT transcript FROM episodes").fetchone()[0])
+    assert transcript["stop_reason"] == "answered" and transcript["answer"]["level"] == 1

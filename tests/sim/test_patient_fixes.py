@@ -213,7 +213,7 @@ def test_the_teller_names_the_patient_by_kinship():
     # （儿子代述）父亲…: the son's father is the patient, not the patient's father
     said = lay.clause_to_lay("（儿子代述）父亲2年来记忆力逐渐下降", subject="他")
     assert said.startswith("他2年来") and "父亲" not in said, said
-    assert lay.clause_to_lay("母亲患糖尿病", subject="他") == "他母亲患糖尿病"
+    assert lay.clause_to_lay("母亲患糖尿病", subject="他") == "他母亲得了糖尿病"
 
 
 def test_a_patient_who_cannot_speak_is_spoken_for():

@@ -1,6 +1,6 @@
 """Follow-up and by-name questions: the rule patient tells the whole record statement and any
 new detail, strips narrator notes, answers compound key-fact questions — and still keeps the
-disclosure policy, names no diagnosis or result, and says 没注意 for what the record lacks."""
+disclosure policy, names no diagnosis or result, and denies what the record nowhere shows."""
 
 from __future__ import annotations
 
@@ -79,10 +79,15 @@ def test_named_questions_keep_the_disclosure_policy_results_and_diagnosis_out():
     assert "39.2" not in reply.text and not any(d.startswith("患者") for d in reply.disclosed)
 
 
-def test_what_the_record_lacks_is_not_noticed():
+def test_what_the_record_lacks_is_denied_unless_the_record_shows_it_elsewhere():
+    # nowhere in the record: no (a standardized patient's answer to an unscripted symptom), nothing disclosed
     p = patient(cap_case())
     reply = p.reply_sync("有没有拉肚子？")
-    assert "没注意" in reply.text and reply.disclosed == []
+    assert reply.text.startswith("没有拉肚子") and reply.disclosed == []
+    # the examination found it: the patient cannot deny it, only has not noticed
+    case = cap_case().model_copy(update={"physical_exam": "神志清，巩膜黄染，右下肺可闻及湿啰音。"})
+    reply = patient(case).reply_sync("眼睛有没有发黄？")
+    assert "没太注意" in reply.text and reply.disclosed == []
 
 
 def test_known_disease_and_exposure_may_be_named_the_visit_s_diagnosis_not():

@@ -57,8 +57,9 @@ def test_first_person_no_jargon_no_test_results():
     replies = ask(p, "您好，哪里不舒服？", "什么时候开始的？", "还有别的不舒服吗？", "休息能缓解吗？",
                   "做过什么检查没有？", "以前有什么病吗？")
     joined = "".join(r.text for r in replies)
-    for word in ("患者", "心电图", "ST段", "导联", "否认", "无明显诱因", "既往"):
+    for word in ("患者", "ST段", "导联", "V1", "否认", "无明显诱因", "既往"):
         assert word not in joined, word
+    assert "心电图" in replies[4].text and "结果我看不太懂" in replies[4].text  # the test done elsewhere, not its result
     assert "我" in replies[1].text
 
 
@@ -67,7 +68,7 @@ def test_first_person_no_jargon_no_test_results():
     ("有没有出汗？", "有"),  # 伴大汗 → yes, in lay words
     ("恶心吗？", "有"),
     ("有没有呕吐？", "没有吐"),
-    ("头晕吗？", "没注意"),  # not in the record
+    ("头晕吗？", "没有头晕"),  # nowhere in the record: a standardized patient says no
 ])
 def test_specific_symptoms_answered_with_negation(question, expected):
     (reply,) = ask(RulePatient(spec(), stemi_case(), seed=0), question)
@@ -79,7 +80,7 @@ def test_conditions_asked_by_name():
     (reply,) = ask(RulePatient(spec(), stemi_case(), seed=0), "以前有没有高血压、糖尿病？")
     assert "高血压" in reply.text and "没有糖尿病" in reply.text
     (reply,) = ask(RulePatient(spec(), pid_case(), seed=0), "有没有做过手术？")
-    assert reply.text.startswith("没有")  # 既往体健
+    assert reply.text.startswith("没做过手术")  # 既往体健
 
 
 def test_unknown_when_the_record_is_silent():
@@ -88,7 +89,7 @@ def test_unknown_when_the_record_is_silent():
     (smoke, age, sev) = ask(p, "平时抽烟吗？", "多大年纪了？", "疼得厉害吗？")
     assert "不清楚" in smoke.text and not smoke.disclosed
     assert "不清楚" in age.text
-    assert "说不好" in sev.text and not sev.fields
+    assert ("说不好" in sev.text or "说不上来" in sev.text) and not sev.fields
 
 
 def test_disclosure_policy_respected():

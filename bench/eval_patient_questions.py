@@ -1,0 +1,152 @@
+"""Does the rule patient hear what real doctors ask? Topic accuracy on IMCS-21 doctor requests.
+
+    python bench/eval_patient_questions.py                 # sample A: strict and lenient, per topic
+    python bench/eval_patient_questions.py --misses        # ... and every miss of sample A
+    python bench/eval_patient_questions.py --acts          # dialogue-act consistency, all distinct requests
+    python bench/eval_patient_questions.py --sample b      # the untouched sample: measure it once, at the end
+
+Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
+paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
+and labelled with medsim's topic names by an independent annotator (TOPICS.md there) before any
+run. A was measured once, then tuned on; B is never tuned on (its misses are not printed).
+
+Measures:
+- strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
+- lenient: every labelled topic is heard (extras allowed); a request labelled with no topic counts
+  when no history topic is heard;
+- symptoms: of requests whose label names symptoms, the share where every named symptom is heard;
+- acts (``--acts``): for every distinct doctor request in dac_test.txt (Request-* acts), whether
+  at least one topic heard belongs to the act's family (symptom, examination/treatment, basic
+  information, etiology); a request with no topic heard counts as a miss. The three advice acts
+  (Drug_Recommendation, Medical_Advice, Precautions) ask the patient nothing and are left out.
+  Sample B's requests are left out too unless ``--with-b`` (so B stays untouched while tuning).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from medsim.sim.topics import TOPICS, classify  # noqa: E402
+
+DATA = REPO / "tests" / "sim" / "data" / "imcs21"
+DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
+NOT_HISTORY = frozenset({"greeting", "ending"})
+
+SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
+                     "relief", "course", "associated", "vitals", "general"})
+ACT_FAMILIES = {
+    "Request-Symptom": SYMPTOM,
+    "Request-Existing_Examination_and_Treatment": frozenset({"treatment", "tests", "medications", "vitals", "relief"}),
+    "Request-Basic_Information": frozenset({"age", "general", "past_history", "allergies", "family_history",
+                                            "medications", "obstetric", "menstrual", "smoking", "drinking",
+                                            "occupation", "vitals", "triggers", "course"}),
+    "Request-Etiology": frozenset({"triggers", "course", "treatment", "past_history", "family_history"}),
+}
+
+
+def load(sample: str) -> list[dict]:
+    return yaml.safe_load((DATA / f"labels_{sample}.yaml").read_text(encoding="utf-8"))["items"]
+
+
+def score(items: list[dict]) -> dict:
+    strict = lenient = 0
+    sym_total = sym_hit = 0
+    per_topic: dict[str, Counter] = {t: Counter() for t in TOPICS}
+    misses = []
+    for item in items:
+        parsed = classify(item["q"])
+        got, want = set(parsed.topics), set(item["topics"])
+        ok_strict = got == want
+        ok_lenient = (want <= got) if want else not (got - NOT_HISTORY)
+        strict += ok_strict
+        lenient += ok_lenient
+        for t in TOPICS:
+            per_topic[t]["tp"] += t in got and t in want
+            per_topic[t]["fp"] += t in got and t not in want
+            per_topic[t]["fn"] += t not in got and t in want
+        if item.get("symptoms"):
+            sym_total += 1
+            sym_hit += set(item["symptoms"]) <= set(parsed.symptoms)
+        if not ok_strict:
+            misses.append((item, parsed))
+    n = len(items)
+    return {"n": n, "strict": strict / n, "lenient": lenient / n, "strict_n": strict, "lenient_n": lenient,
+            "symptoms": (sym_hit / sym_total if sym_total else None), "symptoms_n": (sym_hit, sym_total),
+            "per_topic": per_topic, "misses": misses}
+
+
+def acts(with_b: bool) -> None:
+    classes = (DAC / "dac_class.txt").read_text(encoding="utf-8").split()
+    skip = set() if with_b else {item["q"] for item in load("b")}
+    seen: set[str] = set()
+    rows: list[tuple[str, str]] = []
+    for line in (DAC / "dac_test.txt").read_text(encoding="utf-8").splitlines():
+        if "\t" not in line:
+            continue
+        text, label = line.rsplit("\t", 1)
+        act = classes[int(label)]
+        if not text.startswith("医生：") or act not in ACT_FAMILIES:
+            continue
+        q = text[len("医生："):].strip()
+        if q and q not in seen:
+            seen.add(q)
+            if q not in skip:
+                rows.append((q, act))
+    by_act: dict[str, Counter] = {}
+    empty = 0
+    for q, act in rows:
+        topics = set(classify(q).topics) - NOT_HISTORY
+        c = by_act.setdefault(act, Counter())
+        c["n"] += 1
+        c["ok"] += bool(topics & ACT_FAMILIES[act])
+        empty += not topics
+    total = sum(c["n"] for c in by_act.values())
+    ok = sum(c["ok"] for c in by_act.values())
+    print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
+          f"{'' if with_b else '  [sample B left out]'}")
+    for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
+        print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sample", choices=("a", "b"), default="a")
+    parser.add_argument("--misses", action="store_true", help="print every miss (sample A only)")
+    parser.add_argument("--acts", action="store_true", help="dialogue-act consistency over all distinct requests")
+    parser.add_argument("--with-b", action="store_true", help="--acts: include sample B's requests")
+    args = parser.parse_args()
+    if args.acts:
+        acts(args.with_b)
+        return
+    result = score(load(args.sample))
+    sh, st = result["symptoms_n"]
+    print(f"IMCS-21 sample {args.sample.upper()} ({result['n']} doctor requests): "
+          f"strict {result['strict']:.3f} ({result['strict_n']}/{result['n']}), "
+          f"lenient {result['lenient']:.3f} ({result['lenient_n']}/{result['n']}), "
+          f"named symptoms {sh}/{st}")
+    print(f"  {'topic':16} {'prec':>5} {'rec':>5}  tp  fp  fn")
+    for t, c in result["per_topic"].items():
+        if c["tp"] + c["fp"] + c["fn"] == 0:
+            continue
+        prec = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 0.0
+        rec = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 0.0
+        print(f"  {t:16} {prec:5.2f} {rec:5.2f} {c['tp']:3} {c['fp']:3} {c['fn']:3}")
+    if args.misses:
+        if args.sample == "b":
+            print("(sample B's misses are not printed: it is never tuned on)")
+            return
+        for item, parsed in result["misses"]:
+            print(f"[{item['i']}] {item['q']}\n     want {item['topics']}  got {parsed.topics}"
+                  f"{' (nn)' if parsed.fuzzy else ''}  {item.get('note', '')}")
+
+
+if __name__ == "__main__":
+    main()

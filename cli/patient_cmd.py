@@ -1,0 +1,138 @@
+"""``medsim patient``: the simulated patient on its own, without a clinician.
+
+``medsim patient ask SCENARIO --case ID --question TEXT`` prints what the case's patient answers
+and which topics it heard; ``--lines FILE`` asks one question per line (one conversation, in
+order, unless ``--fresh``) and with ``--json`` prints one JSON object per line. For case authors
+checking what their record makes the patient say, and for outside evaluation of the simulator
+in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.console import console, fail
+from cli.safe import safe
+
+app = typer.Typer(no_args_is_help=True)
+
+
+@app.command("ask")
+def ask_command(
+    scenario: Annotated[str, typer.Argument(help="Scenario id or file (its patient settings: persona, disclosure)")],
+    case_id: Annotated[str, typer.Option("--case", help="Case id in that scenario")],
+    question: Annotated[str | None, typer.Option("--question", "-q", help="One clinician question")] = None,
+    lines: Annotated[Path | None, typer.Option(
+        "--lines", help="A UTF-8 file, one question per line (blank lines and lines starting with # skipped); "
+                        "- reads stdin")] = None,
+    patient: Annotated[str, typer.Option(help="Patient simulator: rule | llm:MODEL")] = "rule",
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per question (JSON Lines)")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Answer every line as a first question to a new patient, not as one conversation")] = False,
+    opening: Annotated[bool, typer.Option(help="Also print the patient's opening words (text output)")] = True,
+    seed: Annotated[int, typer.Option(help="Seed for the patient")] = 0,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for an llm: patient")] = None,
+    models_file: Annotated[str | None, typer.Option(help="models.yaml for an llm: patient")] = None,
+) -> None:
+    """What the simulated patient of a case answers, and which topics it heard."""
+    if (question is None) == (lines is None):
+        fail("give exactly one of --question TEXT or --lines FILE",
+             hint="e.g. medsim patient ask triage --case tri-001 --question 哪里不舒服？")
+    if not (patient == "rule" or (patient.startswith("llm:") and patient[4:].strip())):
+        fail(f"unknown patient {patient!r}", hint="use --patient rule or --patient llm:MODEL")
+    questions = [question or ""] if question is not None else _read_lines(lines)
+    if not questions:
+        fail(f"{lines}: no questions in the file", hint="write one clinician question per line")
+    loaded, case = _scenario_and_case(scenario, case_id)
+    asyncio.run(_ask(loaded.scenario, case, questions, patient, seed, fresh, json_out, opening and not json_out,
+                     base_url, models_file))
+
+
+def _read_lines(path: Path | None) -> list[str]:
+    if path is None:
+        return []
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        if not path.is_file():
+            fail(f"no such file: {path}", hint="--lines takes a text file with one question per line")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            fail(f"{path}: not UTF-8 text", hint="save the file as UTF-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _scenario_and_case(scenario_id: str, case_id: str):
+    import difflib
+
+    from medsim.scenario.registry import get_scenario
+
+    loaded = get_scenario(scenario_id)  # an unknown id raises UnknownName: did-you-mean, no traceback
+    try:
+        return loaded, loaded.case(case_id)
+    except KeyError:
+        ids = [c.id for c in loaded.cases]
+        close = difflib.get_close_matches(case_id, ids, n=3, cutoff=0.5)
+        hint = ("did you mean " + " or ".join(close) + "? " if close else "") + \
+            f"`medsim show {loaded.scenario.id}` lists its cases ({', '.join(ids[:8])}{' …' if len(ids) > 8 else ''})"
+        fail(f"no case {case_id!r} in scenario {loaded.scenario.id}", hint=hint)
+        raise  # unreachable: fail exits
+
+
+async def _ask(scenario, case, questions: list[str], spec: str, seed: int, fresh: bool, json_out: bool,
+               show_opening: bool, base_url: str | None, models_file: str | None) -> None:
+    from medsim.sim.patient import make_patient
+    from medsim.sim.transcript import Transcript
+
+    resolver = None
+    if spec.startswith("llm:"):
+        from medsim.models.config import resolve_model
+
+        def resolver(name: str):
+            return resolve_model(name, base_url=base_url, models_file=models_file)
+
+    def new_patient():
+        try:
+            return make_patient(spec, scenario, case, seed=seed, model_resolver=resolver)
+        except ValueError as exc:
+            fail(str(exc), hint="name the model in models.yaml or pass --base-url")
+
+    patient = new_patient()
+    transcript = Transcript(scenario_id=scenario.id, case_id=case.id)
+    opening = await patient.opening()
+    transcript.add("patient", opening.text)
+    if show_opening:
+        console.print(f"[dim]{safe(case.id)} · {safe(scenario.id)} · patient {safe(spec)}[/]")
+        console.print(f"[bold green]患者[/] {safe(opening.text)}")
+    for number, text in enumerate(questions, 1):
+        if fresh and number > 1:
+            patient = new_patient()
+            transcript = Transcript(scenario_id=scenario.id, case_id=case.id)
+            await patient.opening()
+        transcript.add("clinician", text)
+        reply = await patient.reply(text, transcript.turns)
+        transcript.add("patient", reply.text)
+        row = {
+            "n": number, "scenario": scenario.id, "case": case.id, "patient": spec, "question": text,
+            "topics": list(reply.topics), "symptoms": list(reply.meta.get("symptoms", [])),
+            "conditions": list(reply.meta.get("conditions", [])), "reply": reply.text,
+            "fields": list(reply.fields), "disclosed": list(reply.disclosed),
+        }
+        if reply.flags:
+            row["flags"] = list(reply.flags)
+        if json_out:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+            continue
+        heard = ", ".join(reply.topics) or "—"
+        named = [*row["symptoms"], *row["conditions"]]
+        console.print(f"[bold cyan]医生[/] {safe(text)}")
+        console.print(f"[dim]  topics: {safe(heard)}{'  · named: ' + safe('、'.join(named)) if named else ''}[/]")
+        console.print(f"[bold green]患者[/] {safe(reply.text)}")
+
