@@ -35,6 +35,21 @@ _BARE_VALUE = re.compile(r"(?P<name>[\u4e00-\u9fa5A-Za-z]{1,8}?)(?:是|有|为|:
 _QUALIFIERS = re.compile(r"^(急性|慢性|亚急性|原发性|继发性|左侧|右侧|双侧|左|右|疑似|可疑)+")
 
 
+_UNSURE = re.compile(r"没注意|不清楚|不知道|记不清|说不上来|不太清楚|不记得|没留意")
+
+
+def _same_quantity_in(claim, text: str) -> bool:
+    """The claim's number with its unit appears in ``text`` (3kg in 体重下降约3kg)."""
+    said = re.findall(r"\d+(?:\.\d+)?\s*[a-zA-Zμ%℃]+", claim.text)
+    return bool(said) and all(re.sub(r"\s", "", q) in re.sub(r"\s", "", text) for q in said)
+
+
+def _clause_bounds(text: str, pos: int) -> tuple[int, int]:
+    start = max(text.rfind(p, 0, pos) for p in "，。；？！,") + 1
+    ends = [i for i in (text.find(p, pos) for p in "，。；？！,") if i >= 0]
+    return start, min(ends) if ends else len(text)
+
+
 @dataclass
 class GuardFlag:
     kind: GuardKind
@@ -129,10 +144,14 @@ def check_patient_turn(case: Case, utterance: str, *, disclosed_fields: Iterable
             continue
         if of_a_relative(utterance, span[0]):
             continue  # a relative's illness; the history check holds family statements against the record
+        if _UNSURE.search(utterance, *_clause_bounds(utterance, span[0])):
+            continue  # 发烧这个我没注意: a patient who does not know says nothing of the record
         verdict = judge(claim, rec)
         if verdict is not None and verdict.status != "supported":
             if verdict.status == "unsupported" and site_pain_in_record(claim.key, record):
                 continue  # 胸口痛 for 右侧胸部隐痛: the same pain in a patient's words
+            if verdict.status == "unsupported" and claim.kind == "measurement" and _same_quantity_in(claim, disclosed_text):
+                continue  # 瘦了大概3kg for 体重下降约3kg: the record's own figure in other words
             kind = "contradicted_fact" if verdict.status in ("contradicted", "value_mismatch") else "invented_finding"
             flags.append(GuardFlag(kind, span,
                                    f"病历中没有或与之矛盾：“{claim.text}”（{verdict.zh}） / "
@@ -142,6 +161,9 @@ def check_patient_turn(case: Case, utterance: str, *, disclosed_fields: Iterable
         # a value said without its unit (白细胞5.0) is still a result
         for m in _BARE_VALUE.finditer(utterance):
             found = analyte_of(m.group("name"))
+            after = utterance[m.end():m.end() + 2]
+            if re.match(r"\s*(?:年|个月|月|天|周|岁|次|小时|分钟|多年)", after) or m.group("v") in disclosed_text:
+                continue  # 高血压15年 is a duration; a number the patient's own record gives them is theirs
             if found and found[0] in hidden_keys and found[0] not in told_keys and not any(f.span[0] <= m.start("v") < f.span[1] for f in flags):
                 start = m.start("name") + m.group("name").rfind(found[1])
                 said = utterance[start:m.end()]

@@ -63,13 +63,14 @@ def _flag(kind: str, m: re.Match | tuple[int, int], zh: str, en: str) -> History
 
 _ALLERGY_DENIED = re.compile(r"(?:从来|从|以前|平时|也)?(?:没|不|未|没有)(?:有|发生|出现)?(?:什么|啥)?(?:过|)[^，。；？]{0,6}过敏"
                              r"|对(?:什么|啥)(?:都|也)不过敏|不过敏|没(?:有)?过敏")
-_ALLERGY_CLAIM = re.compile(r"对([^，。；？\s]{1,8}?)(?:有点|有些)?过敏|([\u4e00-\u9fa5]{2,6}?)过敏(?!史)")
+_ALLERGY_CLAIM = re.compile(r"对([^，。；？\s]{1,8}?)(?:有点|有些)?过敏(?!性)|([\u4e00-\u9fa5]{2,6}?)过敏(?![史性])")
 
 
 def _allergies(case: Case, u: str) -> list[HistoryFlag]:
     section = case.allergies
     if not section:
         return []
+    known = "\n".join(filter(None, [section, case.past_history, case.hpi, case.personal_history]))
     out = []
     m = _ALLERGY_DENIED.search(u)
     if m:
@@ -84,14 +85,14 @@ def _allergies(case: Case, u: str) -> list[HistoryFlag]:
         return out
     for m in _ALLERGY_CLAIM.finditer(u):
         what = re.sub(r"^(?:我|他|她|孩子)?(?:对|吃|用)?", "", (m.group(1) or m.group(2) or "").strip())
-        if not what or re.search(r"没|不|无", u[max(0, m.start() - 3):m.start()]):
+        if not what or re.search(r"没|不|无", u[max(0, m.start() - 3):m.start()]) or of_a_relative(u, m.end() - 2):
             continue
         drug = bool(_drugs(what)) or "药" in what
         denied_drugs = any(_NONE.match(c) and "药" in c for c in _clauses(section))
         if _denies_all(section) or (drug and denied_drugs and what not in section):
             out.append(_flag("contradicted_fact", m, f"病历记载“{section}”，患者却说{what}过敏",
                              f"claims an allergy to {what}; the record denies any"))
-        elif what not in section and not any(a in section for a in _aliases(what)):
+        elif not any(a and a in known for a in (what, *_aliases(what))):
             out.append(_flag("invented_finding", m, f"病历中没有对“{what}”过敏的记载", f"no allergy to {what} on record"))
     return out
 
@@ -100,7 +101,7 @@ def _allergies(case: Case, u: str) -> list[HistoryFlag]:
 
 _MEDS_DENIED = re.compile(r"(?:平时|平常|一直|也|从来)?(?:不|没|没有)(?:怎么)?(?:吃|用|服)(?:过)?(?:什么|啥)?(?:药)|没(?:有)?(?:长期|经常)?(?:吃|用)药")
 _MED_WORD = re.compile(r"药(?![物店房])")
-_NOT_A_NAME = set("的吃用服些点种有是了过在和、，。；？！我你他她也都就还只平时常天每")
+_NOT_A_NAME = set("的吃用服些点种有是了过在和、，。；？！我你他她也都就还只平时常天每因来开买拿换停把没完")
 _TAKING = re.compile(r"吃|服|用|打|喝|含|贴|涂|擦|药")
 
 
@@ -135,7 +136,8 @@ def _named_in_record(word: str, record_drugs: set[str], record: str) -> bool:
 
 def _medications(case: Case, u: str) -> list[HistoryFlag]:
     section = case.medications
-    record = "\n".join(filter(None, [case.medications, case.hpi, case.past_history]))
+    record = "\n".join(filter(None, [case.medications, case.hpi, case.past_history, case.allergies,
+                                      case.personal_history, case.chief_complaint]))
     if not section and not record:
         return []
     record_drugs = _drugs(record)
@@ -180,15 +182,20 @@ _HABITS = {
 _QUIT_OR_LITTLE = re.compile(r"已戒|戒烟|戒酒|偶|少量|偶尔|社交")
 
 
+_BOTH_DENIED = re.compile(r"不(?:抽|吸)烟(?:也不|不)?(?:喝|饮)酒|烟酒(?:都|也)?不(?:沾|碰)?|(?:不|没)(?:抽|吸)?烟(?:也)?(?:不|没)?(?:喝|饮)?酒"
+                          r"|无烟酒|烟酒不沾")
+
+
 def _habits(case: Case, u: str) -> list[HistoryFlag]:
     section = case.personal_history or ""
     out = []
+    both = _BOTH_DENIED.search(u)
     for denial, claim, record_word, zh, en in _HABITS.values():
-        said = [c for c in _clauses(section) if record_word.search(c)]
+        said = [c for c in re.split(r"[，,；;。\n]", section) if c.strip() and record_word.search(c)]
         if not said:
             continue
         record_yes = [c for c in said if not _NONE.match(c) and not re.search(r"不(?:吸|抽|饮|喝)|无烟|无.{0,2}酒|否认", c)]
-        m = denial.search(u)
+        m = denial.search(u) or both
         if m and record_yes and not _QUIT_OR_LITTLE.search("".join(record_yes)):
             out.append(_flag("contradicted_fact", m, f"病历记载“{record_yes[0]}”，患者却说不{zh}",
                              f"denies {en}; the record says: {record_yes[0]}"))
@@ -236,7 +243,7 @@ def _family(case: Case, u: str) -> list[HistoryFlag]:
 
 def _same(a: str, b: str) -> bool:
     lex = get_lexicon()
-    return a == b or lex.related(a, b) or (len(a) >= 2 and (a in b or b in a))
+    return a == b or lex.related(a, b)
 
 
 _OWN_SECTIONS = ("chief_complaint", "hpi", "past_history")
@@ -251,9 +258,10 @@ def _own_denials(case: Case, u: str) -> list[HistoryFlag]:
     for f in analyze(u).findings:
         if f.polarity != "absent" or f.type not in ("disease", "symptom", "procedure"):
             continue
-        if _FAMILY_WORDS.search(u[max(0, f.start - 12):f.start]):
+        if _FAMILY_WORDS.search(u[max(0, f.start - 12):f.start]) or _lay_pseudo_negation(u, f.start):
             continue
-        same = [(name, r) for name, rs in record.items() for r in rs if _same(f.norm, r.norm)]
+        same = [(name, r) for name, rs in record.items() for r in rs if _same(f.norm, r.norm)
+                and not _denial_before(case.record_section(name) or "", r.start)]
         if same and all(r.polarity == "present" for _, r in same):
             name, r = same[0]
             out.append(_flag("contradicted_fact", (f.start, f.end), f"病历记载患者有“{r.text}”，患者却说没有",
@@ -269,6 +277,23 @@ def of_a_relative(utterance: str, pos: int) -> bool:
     text layer's family markers are a record's (父亲, 家族史); a patient says 我爸, 家里人."""
     clause_start = max(utterance.rfind(p, 0, pos) for p in "，。；？！,") + 1
     return bool(_RELATIVE.search(utterance, clause_start, pos))
+
+
+# the lay forms of 无明显诱因 (没什么原因开始…): not a denial of what follows. The text layer's
+# pseudo-negation list has the record's forms; until it has these, the guard abstains here.
+_LAY_NO_CAUSE = re.compile(r"(?:没|没有|无|不知道)(?:什么|啥|明显)?(?:原因|诱因|缘故|来由)")
+
+
+def _lay_pseudo_negation(u: str, pos: int) -> bool:
+    start = max(u.rfind(p, 0, pos) for p in "，。；？！,") + 1
+    return bool(_LAY_NO_CAUSE.search(u, start, pos))
+
+
+def _denial_before(text: str, pos: int) -> bool:
+    """A denial word earlier in the record clause: where the text layer still reads the finding
+    as present (无异常阴道流血, 未规律抗凝), the guard does not call the patient's denial a contradiction."""
+    start = max(text.rfind(p, 0, pos) for p in "，。；？！,") + 1
+    return bool(re.search(r"无|未|否认|没有|不", text[start:pos]))
 
 
 def history_flags(case: Case, utterance: str) -> list[HistoryFlag]:

@@ -102,6 +102,11 @@ _RECORD_VOICE = re.compile(
 _FIRST_PERSON_SYMPTOM = re.compile(r"我(?:现在|就是|觉得|感觉|还是|一直|有点|也|还|又|老是)?(?:头|胸|心口|肚子|胃|腰|嗓子|浑身|全身)?"
                                    r"(?:有点|很|特别|好)?(?:疼|痛|难受|晕|不舒服|喘|憋|恶心|想吐|没劲|发冷|冷)")
 _COPY_LEN = 14  # characters copied from the record in one stretch: a patient retells, never recites
+# what makes a copied stretch the record's voice rather than the patient's own words (a chief
+# complaint is often the patient's words already: 吃海鲜后全身起疹子)
+# (a dose is not one: patients read their pill boxes — "氨氯地平5mg一天一次" is a patient's sentence)
+_RECORD_MARK = re.compile(r"否认|病史|伴|未(?:服|见|诉|及|闻)|诉|mmHg|mmol|[（(]|予|示|查体|来诊|就诊"
+                          r"|突发|压榨样|放射|淋漓|无明显诱因", re.IGNORECASE)
 
 
 def role_breaks(policy: Policy, utterance: str) -> list[dict[str, Any]]:
@@ -120,7 +125,7 @@ def role_breaks(policy: Policy, utterance: str) -> list[dict[str, Any]]:
         start = m.start() + (1 if m.group()[:1] in "\n。；，【[ " and m.group()[:1] else 0)
         add("record", start, m.end(), f"患者在念病历：“{m.group().strip()}” / reads the record aloud")
     copied = _copied_from_record(policy, utterance)
-    if copied:
+    if copied and _RECORD_MARK.search(utterance, *copied):
         add("record", *copied, f"患者照搬病历原文：“{utterance[copied[0]:copied[1]]}” / recites the record")
     if lay.subject_for(policy.case) != "我":
         m = _FIRST_PERSON_SYMPTOM.search(utterance)

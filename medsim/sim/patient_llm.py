@@ -150,6 +150,7 @@ class LLMPatient:
             self.stats["flags"] += len(flags)
         disclosed, fields = self._disclosed(text, topics, flags)
         meta = {"regenerations": regenerations, "flagged": bool(flags), "guard": guard, "disclosure": "inferred",
+                "first_flags": history_of_flags[0] if history_of_flags else [],
                 "attempt_flags": [[f["kind"] if f["kind"] != "role_break" else f"role_break:{f.get('role')}"
                                    for f in fl] for fl in history_of_flags],
                 "rejected_flags": [f["kind"] for fl in history_of_flags[:regenerations] for f in fl],

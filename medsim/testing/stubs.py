@@ -140,15 +140,23 @@ def _question(req: dict[str, Any]) -> str:
 
 
 def faithful_patient(req: dict[str, Any]) -> str:
+    """Answers from the record line the question is about, its first clauses put in lay words."""
+    from medsim.sim import lay
+
     facts = _record(req)
     question = _question(req)
+    family = "家属" in next((m["content"] for m in req.get("messages", []) if m.get("role") == "system"), "")[:80]
+    subject = "他" if family else "我"
     if "开场白" in question:
-        return "医生，" + (next((v for k, v in facts.items() if k.startswith("主诉")), "我不太舒服") + "。")
+        chief = next((v for k, v in facts.items() if k.startswith("主诉")), "")
+        return f"医生，{lay.clause_to_lay(chief, subject=subject)}。" if chief else "医生，我不太舒服。"
     for cue, name in _FIELDS:
         if re.search(cue, question):
             text = next((v for k, v in facts.items() if k.startswith(name)), "")
-            if text:
-                return re.sub(r"^患者", "我", text.split("。")[0]) + "。"
+            clauses = [c for c in re.split(r"[，。；]", text) if c.strip()][:2]
+            said = [lay.clause_to_lay(c, subject=subject) for c in clauses if not lay.is_jargon(c)]
+            if said:
+                return "，".join(said) + "。"
     return "这个我说不上来。"
 
 
