@@ -297,6 +297,7 @@ def _inferred(turn: Any) -> bool:
 
 _SAID_TYPES = ("symptom", "disease", "drug", "procedure")
 _NEG_SAID = re.compile(r"不|没|无|未|别|否认")
+_KIND_NUMBER = re.compile(r"\d+(?=型)")
 
 
 def conveys(record_text: str, utterance: str) -> bool:
@@ -313,7 +314,8 @@ def conveys(record_text: str, utterance: str) -> bool:
     lay_text = lay.clause_to_lay(record_text)
     if lay_text != record_text and fact_matches(lay_text, utterance):
         return True
-    numbers = _NUMBER.findall(_cn_number(record_text))
+    # a number that names a kind (2型糖尿病, 1型) is part of the name, not a quantity to be told
+    numbers = _NUMBER.findall(_KIND_NUMBER.sub("", _cn_number(record_text)))
     heard = _NUMBER.findall(_cn_number(utterance))
     if any(n not in heard for n in numbers):
         return False

@@ -165,8 +165,11 @@ def unruly_patient(req: dict[str, Any]) -> str:
     doing it when told off (the guard's feedback arrives as a user message)."""
     facts = _record(req)
     question = _question(req)
+    system = next((m["content"] for m in req.get("messages", []) if m.get("role") == "system"), "")
     if "开场白" in question:
         return "您好，我是你的医生，今天哪里不舒服？"
+    if "家属" in system[:80] and "不舒服" in question:
+        return "我头好疼，浑身没劲。"  # the patient cannot speak, yet "I" answer as the patient
     if "过敏" in question:
         return "以前没过敏过。"
     if "药" in question:
@@ -176,4 +179,4 @@ def unruly_patient(req: dict[str, Any]) -> str:
     if "烟" in question:
         return "我不抽烟。"
     chief = next((v for k, v in facts.items() if k.startswith("主诉")), "")
-    return f"主诉：{chief}。" if chief else "现病史：不详。"
+    return f"主诉：{chief.rstrip('。')}。" if chief else "现病史：不详。"
