@@ -14,7 +14,7 @@ from typing import Any
 
 JUDGE = "checklist"
 # scorers that grade what the answer says, as the judge does (not dialogue or faithfulness)
-CONTENT_RULES = ("keypoints", "coverage", "set_f1", "diagnosis_match", "safety", "extraction", "rouge", "similarity")
+CONTENT_RULES = ("keypoints", "coverage", "set_f1", "diagnosis_match", "safety", "avoid", "extraction", "similarity")
 THRESHOLD = 0.5
 
 

@@ -15,26 +15,31 @@ def _first(alternatives: str) -> str:
     return str(alternatives).split("|")[0].strip()
 
 
+def _texts(gold: Any) -> list[str]:
+    from medsim.scoring.common import elements  # gold elements: strings or {any, optional, not}
+
+    return [e.text for e in elements(gold)]
+
+
 def gold_answer(scenario: Any, case: Any) -> tuple[str, str | None, list[str]]:
     """(gold answer as text, the JSON field it goes into or None, the key points it states)."""
     spec = scenario.final_answer_spec
     points: list[str] = []
     for ref in scenario.scoring:
         if ref.name in ("keypoints", "set_f1"):
-            gold = case.gold.get(ref.config.get("field", "key_points" if ref.name == "keypoints" else "treatment"))
-            points += [gold] if isinstance(gold, str) else list(gold or [])
+            points += _texts(case.gold.get(ref.config.get("field", "key_points" if ref.name == "keypoints" else "treatment")))
         elif ref.name == "safety" and case.probe is not None:
-            points += case.probe.expected
+            points += _texts(case.probe.expected)
     if spec.format == "json":
         for name, kind in spec.fields.items():
-            gold = case.gold.get(name)
-            if str(kind).startswith("list") and isinstance(gold, list) and gold:
-                return "\n".join(f"{i}. {_first(g)}" for i, g in enumerate(gold, 1)), name, [str(p) for p in points]
+            gold = _texts(case.gold.get(name))
+            if str(kind).startswith("list") and gold:
+                return "\n".join(f"{i}. {_first(g)}" for i, g in enumerate(gold, 1)), name, points
     text = case.reference_answer or ""
     marker = f"{scenario.name}："
     if marker in text:  # a shared record's reference answer holds this stage's part under its name
         text = text.split(marker, 1)[1]
-    return text.strip(), None, [str(p) for p in points]
+    return text.strip(), None, points
 
 
 def reference_for_judge(scenario: Any, case: Any) -> str:

@@ -118,7 +118,7 @@ _SENTENCE = re.compile(r"[^。！？\n；]+[。！？\n；]*")
 def omit(text: str, points: list[str]) -> str:
     """The text without the sentences that state any key point (``alt1|alt2`` strings, matched
     by the rules' own point matcher); without points, without its first half."""
-    from medsim.scoring.matching import find_point
+    from medsim.text.match import find_point
 
     sentences = [m.group() for m in _SENTENCE.finditer(text) if m.group().strip()]
     if len(sentences) < 2 and not points:

@@ -14,9 +14,9 @@ from medsim.judge.calibrate import auc, calibrate, decide, metrics_of
 from medsim.judge.gold import gold_answer
 from medsim.models.openai_compat import OpenAICompatModel
 from medsim.scenario.registry import find_case, get_scenario
-from medsim.scoring.matching import find_point
 from medsim.testing import stubs
 from medsim.testing.openai_server import OpenAIServer
+from medsim.text.match import find_point
 from tests.cli.conftest import run_medsim
 
 
