@@ -13,7 +13,8 @@ import typer
 
 SUBAPPS = [
     ("cli.text_cmd", "app", "text", "Chinese clinical text tools: seg, ner, neg, deid."),
-    ("cli.judge_cmd", "app", "judge", "Judge tools: agreement with physicians' labels."),
+    ("cli.judge_cmd", "app", "judge", "Judge tools: calibrate a judge, agreement with physicians' labels."),
+    ("cli.patient_cmd", "app", "patient", "The simulated patient on its own: calibrate it before use."),
     ("cli.import_cmd", "app", "import", "Import public benchmarks as medsim scenarios."),
     ("cli.patient_cmd", "app", "patient", "The simulated patient on its own: ask a case's patient questions."),
 ]

@@ -136,3 +136,9 @@ async def _ask(scenario, case, questions: list[str], spec: str, seed: int, fresh
         console.print(f"[dim]  topics: {safe(heard)}{'  · named: ' + safe('、'.join(named)) if named else ''}[/]")
         console.print(f"[bold green]患者[/] {safe(reply.text)}")
 
+
+
+# ``medsim patient calibrate`` (the LLM patient qualified before use) lives in its own module.
+from cli.patient_calibrate_cmd import calibrate_command  # noqa: E402
+
+app.command("calibrate")(calibrate_command)

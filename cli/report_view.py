@@ -39,9 +39,12 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         dims.add_row(f"{safe(d['name'])} ({safe(d['id'])})", score, ci, safe(", ".join(d["scenarios"]) or "—"))
     console.print(dims)
     for name, sim in summary.get("simulators", {}).items():
-        flagged = f", {sim['flagged_turns']} kept flagged, {sim['regenerations']} regenerated" if name != "rule" else ""
-        console.print(f"[dim]patient simulator {safe(name)}: {sim['turns']} turns in {sim['episodes']} "
-                      f"episodes{flagged}[/]")
+        if name == "rule":
+            console.print(f"[dim]patient simulator rule: {sim['turns']} turns in {sim['episodes']} episodes[/]")
+    from medsim.judge.integrity import integrity_lines
+
+    for line in integrity_lines(summary):
+        console.print(f"[yellow]{safe(line)}[/]")
     errors = [s for s in summary["scenarios"] if s["errors"]]
     for s in errors:
         console.print(f"[red]{s['errors']} error(s) in {safe(s['id'])}[/] (not scored): "

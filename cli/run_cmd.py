@@ -196,6 +196,20 @@ def show_run_command(run_id: str, db: Path, taxonomy: str, items: bool = False, 
     print_summary(store, run["id"], taxonomy)
 
 
+def _flags(episode: dict, rows: list[dict]) -> str:
+    """What a reader must see first on an item: an answer that spoke to its grader, a judge far
+    from the rules."""
+    out = []
+    injection = ((episode.get("transcript") or {}).get("info") or {}).get("injection")
+    if injection:
+        out.append(f"[red]⚠ injection ({safe(', '.join(injection.get('kinds', [])))}): scored without it[/]")
+    for row in rows:
+        check = (row.get("details") or {}).get("agreement") or {}
+        if check.get("disagrees"):
+            out.append(f"[red]⚠ judge {check['judge_value']:.2f} vs rules {check['rule_value']:.2f}[/]")
+    return "; ".join(out)
+
+
 def _print_items(store: Store, run_id: str, scenario: str | None) -> None:
     """Each item's score and, for what fell short, the scorers' own reasons."""
     by_item: dict[tuple, list[dict]] = {}
@@ -213,6 +227,7 @@ def _print_items(store: Store, run_id: str, scenario: str | None) -> None:
                             f"{safe((r['reasons'] or [r['error'] or ''])[0])}"
                             for r in by_item.get(key, [])
                             if r["error"] or (r["value"] is not None and r["value"] < 1))
+            why = "; ".join(filter(None, [_flags(episode, by_item.get(key, [])), why]))
         score = "—" if episode["item_score"] is None else f"{episode['item_score']:.2f}"
         case = episode["case_id"] + (f"#{episode['repeat']}" if episode["repeat"] else "")
         table.add_row(safe(episode["scenario_id"]), safe(case), score, why)

@@ -101,14 +101,22 @@ def new_run_id() -> str:
 async def score_item(loaded: LoadedScenario, case: Any, result: EpisodeResult, services: Services,
                      calls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], float | None]:
     """Run the scenario's scorers; returns the score rows and the weighted item score."""
+    from medsim.judge import crosscheck, screen
+
     rows = []
     scores: list[Score] = []
 
     def record_call(call: dict[str, Any]) -> None:
         calls.append(call)
 
+    # grader-directed text in the answer is scored without (the stored transcript keeps it, flagged)
+    shown, injection = screen.screen_transcript(result.transcript, screen.answer_keys(loaded.scenario))
+    if injection:
+        result.transcript.info["injection"] = injection
     for ref in loaded.scenario.scoring:
-        inp = ScoreInput(scenario=loaded.scenario, case=case, transcript=result.transcript, config=ref.config,
+        # the judge applies its own injection policy (strip, cap or flag) to the transcript as written
+        transcript = result.transcript if ref.name == "checklist" else shown
+        inp = ScoreInput(scenario=loaded.scenario, case=case, transcript=transcript, config=ref.config,
                          services={"judge": services.judge, "embedder": services.embedder,
                                    "record_call": record_call, "case_pool": loaded.cases})
         try:
@@ -122,6 +130,7 @@ async def score_item(loaded: LoadedScenario, case: Any, result: EpisodeResult, s
         scores.append(score)
         rows.append({"scorer": ref.name, "value": score.value, "weight": ref.weight, "reasons": score.reasons,
                      "details": score.details, "error": score.error})
+    crosscheck.annotate(rows)  # a judge far from the rules on the same item is surfaced, not hidden
     return rows, item_score(scores, loaded.scenario.scoring)
 
 

@@ -13,14 +13,9 @@ from functools import cache
 from pathlib import Path
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
-PROTOCOL_PROMPTS = {"llmeval": "llmeval_v1", "criteria": "criteria_v1"}
+PROTOCOL_PROMPTS = {"llmeval": "llmeval_v1", "criteria": "criteria_v2"}
 
 _FENCE = re.compile(r"<\s*/?\s*answer\s*>", re.IGNORECASE)
-_INJECTION = re.compile(
-    r"(忽略(以上|上述|之前|前面)|无视(以上|上述)|请?(给|打)\s*[5５五]\s*分|满分|评分为\s*[5５五]|"
-    r"ignore (all |the )?(previous|above)|you are (now )?the judge|score\s*[:=]?\s*5)",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -54,5 +49,8 @@ def fence(text: str) -> str:
 
 
 def injection_suspected(text: str) -> bool:
-    """Does the answer try to instruct its judge? Flagged in the score's details."""
-    return bool(_INJECTION.search(text or ""))
+    """Does the answer try to instruct its judge? (The text layer decides: ``medsim.text.injection``;
+    what is done about it is ``medsim.judge.screen``'s policy, not the judge's obedience.)"""
+    from medsim.text.injection import find_injections
+
+    return find_injections(text or "").suspected

@@ -7,6 +7,8 @@ import io
 import json
 from typing import Any
 
+from medsim.judge.integrity import integrity_lines
+
 
 def _score(value: float | None) -> str:
     return "" if value is None else f"{value:.4f}"
@@ -25,13 +27,16 @@ def to_csv(summary: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["level", "id", "score", "ci_low", "ci_high", "items", "errors", "tokens", "cost",
-                     "mean_latency_s"])
+                     "mean_latency_s", "injections", "judge_disagreements"])
     for s in summary["scenarios"]:
         writer.writerow(["scenario", s["id"], _score(s["score"]), *_ci(s["ci"]), s["n"], s["errors"], s["tokens"],
-                         f"{s['cost']:.6f}", "" if s["mean_latency_s"] is None else f"{s['mean_latency_s']:.3f}"])
+                         f"{s['cost']:.6f}", "" if s["mean_latency_s"] is None else f"{s['mean_latency_s']:.3f}",
+                         s.get("injections", 0), s.get("judge_disagreements", 0)])
     for d in summary["dimensions"]:
         writer.writerow([f"dimension:{summary['taxonomy']}", d["id"], _score(d["score"]), *_ci(d["ci"]),
-                         "", "", "", "", ""])
+                         "", "", "", "", "", "", ""])
+    for judge in (summary.get("integrity") or {}).get("judges", []):
+        writer.writerow(["judge", judge["judge"], "", "", "", judge["items"], "", "", "", "", "", judge["status"]])
     return out.getvalue()
 
 
@@ -44,14 +49,18 @@ def to_markdown(summary: dict[str, Any]) -> str:
     lines = [f"# medsim run {_md_cell(run['id'])}", "",
              f"model **{_md_cell(run['model'])}**, status {run['status']}, medsim {run['medsim_version']}, "
              f"taxonomy {summary['taxonomy']}", "",
-             "| scenario | score | 95% CI | items | errors | tokens | cost |", "|---|---|---|---|---|---|---|"]
+             "| scenario | score | 95% CI | items | errors | injections | judge ≠ rules | tokens | cost |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for s in summary["scenarios"]:
         low, high = _ci(s["ci"])
         lines.append(f"| {_md_cell(s['id'])} | {_score(s['score'])} | {low}–{high} | {s['n']} | {s['errors']} | "
-                     f"{s['tokens']} | {s['cost']:.4f} |")
+                     f"{s.get('injections', 0)} | {s.get('judge_disagreements', 0)} | {s['tokens']} | {s['cost']:.4f} |")
     lines += ["", "| dimension | score | 95% CI | scenarios |", "|---|---|---|---|"]
     for d in summary["dimensions"]:
         low, high = _ci(d["ci"])
         lines.append(f"| {_md_cell(d['name'])} ({d['id']}) | {_score(d['score'])} | {low}–{high} | "
                      f"{_md_cell(', '.join(d['scenarios']))} |")
+    notes = integrity_lines(summary)
+    if notes:
+        lines += ["", "**Before trusting these scores**", ""] + [f"- {_md_cell(n)}" for n in notes]
     return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ import html
 import math
 from typing import Any
 
+from medsim.judge.integrity import integrity_lines
 from medsim.store.db import Store
 
 STYLE = """
@@ -107,6 +108,11 @@ def _episode_html(episode: dict[str, Any], scores: list[dict[str, Any]]) -> str:
                     f"{body}</div>")
     if transcript.get("parse_error"):
         rows.append(f'<p class="err">answer not parsed: {esc(transcript["parse_error"])}</p>')
+    injection = (transcript.get("info") or {}).get("injection")
+    if injection:
+        said = "；".join(s.get("text", "") for s in injection.get("spans", []))
+        rows.append(f"<p class='err'>answer spoke to the grader ({esc(', '.join(injection.get('kinds', [])))}), "
+                    f"scored without: {esc(said)}</p>")
     if scores:
         rows.append("<table><tr><th>scorer</th><th>score</th><th>weight</th><th>reasons</th></tr>")
         for score in scores:
@@ -143,21 +149,27 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
                    f"<td class='num'>{_fmt(d['score'])}</td><td class='num'>{ci}</td>"
                    f"<td>{esc(', '.join(d['scenarios']))}</td></tr>")
     out.append("</table><h2>Scenarios</h2><table><tr><th>scenario</th><th>score</th><th>95% CI</th><th>items</th>"
-               "<th>errors</th><th>by scorer</th><th>tokens</th><th>cost</th><th>mean latency</th></tr>")
+               "<th>errors</th><th>injections</th><th>judge ≠ rules</th><th>by scorer</th><th>tokens</th><th>cost</th>"
+               "<th>mean latency</th></tr>")
     for s in summary["scenarios"]:
         ci = f"{s['ci'][0]:.3f}–{s['ci'][1]:.3f}" if s["ci"] else ""
         by = "; ".join(f"{esc(k)} {v:.2f}" for k, v in [*sorted(s["by_scorer"].items()), *s["rates"].items()])
         latency = "" if s["mean_latency_s"] is None else f"{s['mean_latency_s']:.2f}s"
         errors = f"<span class='err'>{s['errors']}</span>" if s["errors"] else "0"
         out.append(f"<tr><td>{esc(s['id'])}</td><td class='num'>{_fmt(s['score'])}</td><td class='num'>{ci}</td>"
-                   f"<td class='num'>{s['n']}</td><td class='num'>{errors}</td><td>{by}</td>"
+                   f"<td class='num'>{s['n']}</td><td class='num'>{errors}</td>"
+                   f"<td class='num'>{s.get('injections', 0)}</td><td class='num'>{s.get('judge_disagreements', 0)}</td>"
+                   f"<td>{by}</td>"
                    f"<td class='num'>{s['tokens']}</td><td class='num'>{s['cost']:.4f}</td>"
                    f"<td class='num'>{latency}</td></tr>")
     out.append("</table>")
     for name, sim in summary.get("simulators", {}).items():
         out.append(f"<p class='muted'>patient simulator {esc(name)}: {sim['turns']} turns in {sim['episodes']} "
                    f"episodes; {sim['regenerations']} regenerated, {sim['flagged_turns']} kept flagged by the "
-                   "fact guard</p>")
+                   f"fact guard, {sim.get('role_breaks', 0)} role break(s)</p>")
+    notes = integrity_lines(summary)
+    if notes:
+        out.append("<h2>Before trusting these scores</h2><ul>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>")
     out.append("<h2>Transcripts</h2>")
     by_scenario: dict[str, list[dict[str, Any]]] = {}
     for episode in store.episodes(run_id):

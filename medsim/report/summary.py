@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from medsim.judge.integrity import integrity
 from medsim.scenario.registry import get_taxonomy
 from medsim.scenario.schema import ScorerRef, Taxonomy
 from medsim.scoring.aggregate import Item, dimension_scores, scenario_score
@@ -47,11 +48,17 @@ def simulator_stats(episodes: list[dict[str, Any]]) -> dict[str, dict[str, int]]
         name = info.get("patient")
         if not name:
             continue
-        entry = out.setdefault(name, {"episodes": 0, "turns": 0, "regenerations": 0, "flagged_turns": 0})
+        entry = out.setdefault(name, {"episodes": 0, "turns": 0, "regenerations": 0, "flagged_turns": 0,
+                                      "role_breaks": 0})
         entry["episodes"] += 1
         stats = info.get("patient_stats") or {}
-        for key in ("turns", "regenerations", "flagged_turns"):
+        for key in ("turns", "regenerations", "flagged_turns", "role_breaks"):
             entry[key] += int(stats.get(key, 0) or 0)
+    for entry in out.values():  # rates per patient turn: how far a dialogue score can be trusted
+        turns = entry["turns"] or 1
+        entry["break_rate"] = entry["role_breaks"] / turns
+        entry["regeneration_rate"] = entry["regenerations"] / turns
+        entry["flagged_rate"] = entry["flagged_turns"] / turns
     return out
 
 
@@ -92,6 +99,7 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     scenario_scores = []
     scenarios = []
     unscored = scorer_errors(store, run["id"])
+    checks = integrity(episodes, store.scores(run["id"]), store.path)
     for scenario_id, scenario_items in sorted(items.items()):
         result = scenario_score(scenario_items, refs.get(scenario_id), scenario_id=scenario_id)
         scenario_scores.append(result)
@@ -102,6 +110,8 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "scored": result.n_scored, "errors": sum(1 for item in scenario_items if item.error),
             "error_reasons": errors[:5], "by_scorer": result.by_scorer, "rates": result.rates,
             "scorer_errors": unscored.get(scenario_id, {}),
+            "injections": checks["by_scenario"].get(scenario_id, {}).get("injections", 0),
+            "judge_disagreements": checks["by_scenario"].get(scenario_id, {}).get("judge_disagreements", 0),
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
             "mean_latency_s": (use["latency_s"] / use["n"]) if use.get("n") else None,
         })
@@ -115,5 +125,5 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         "simulators": simulator_stats(episodes),
         "run": {k: run[k] for k in ("id", "model", "status", "created", "finished", "medsim_version")},
         "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
-        "calls": store.call_stats(run["id"]),
+        "calls": store.call_stats(run["id"]), "integrity": checks,
     }

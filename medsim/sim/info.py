@@ -281,7 +281,72 @@ def _disclosed(turn: Any) -> list[str]:
     disclosed = turn.meta.get("disclosed")
     if disclosed is None:
         disclosed = [turn.text] if turn.speaker == "oracle" else []
-    return [str(d) for d in disclosed]
+    disclosed = [str(d) for d in disclosed]
+    if turn.speaker == "patient" and _inferred(turn):
+        # a model-played patient's disclosures are medsim's reading of what it said: credit only
+        # the record content the words themselves convey (a history question answered with
+        # anything does not disclose the whole section)
+        disclosed = [d for d in disclosed if conveys(d, turn.text)]
+    return disclosed
+
+
+def _inferred(turn: Any) -> bool:
+    sim = turn.meta.get("sim") or {}
+    return "guard" in sim or sim.get("disclosure") == "inferred"
+
+
+_SAID_TYPES = ("symptom", "disease", "drug", "procedure")
+_NEG_SAID = re.compile(r"不|没|无|未|别|否认")
+_KIND_NUMBER = re.compile(r"\d+(?=型)")
+
+
+def conveys(record_text: str, utterance: str) -> bool:
+    """Does ``utterance`` say what ``record_text`` (a piece of the record) says?
+
+    Either as ``fact_matches`` reads it — in the record's words or in the patient's (the clause
+    put into lay words) — or through the text layer's meaning: every finding of the record text
+    said with the same polarity (胸痛 for 右侧胸部隐痛 by its site; 没过敏过 for 否认药物过敏史),
+    and every number of it said too (发热3天 is not told by 发烧了)."""
+    if not record_text or not utterance:
+        return False
+    if fact_matches(record_text, utterance):
+        return True
+    lay_text = lay.clause_to_lay(record_text)
+    if lay_text != record_text and fact_matches(lay_text, utterance):
+        return True
+    # a number that names a kind (2型糖尿病, 1型) is part of the name, not a quantity to be told
+    numbers = _NUMBER.findall(_KIND_NUMBER.sub("", _cn_number(record_text)))
+    heard = _NUMBER.findall(_cn_number(utterance))
+    if any(n not in heard for n in numbers):
+        return False
+    # the clause in the patient's words, close to something said, said the same way round
+    # (往左肩膀和后背窜 ~ 往左肩膀窜; never 有发烧 for 没有发烧)
+    if len(lay_text) >= 4:
+        al = fuzz.partial_ratio_alignment(lay_text, utterance, score_cutoff=70)
+        if al is not None:
+            said_span = utterance[al.dest_start:al.dest_end]
+            if bool(_NEG_SAID.search(said_span)) == bool(_NEG_SAID.search(lay_text)):
+                return True
+    from medsim.facts.guard_history import site_pain_in_record
+    from medsim.text import analyze, get_lexicon
+
+    record = [f for f in analyze(record_text).findings if f.type in _SAID_TYPES]
+    if not record:
+        return False
+    said = [f for f in analyze(utterance).findings if f.type in _SAID_TYPES]
+    lex = get_lexicon()
+
+    def told(r) -> bool:
+        for f in said:
+            if f.polarity != r.polarity:
+                continue
+            if f.norm == r.norm or lex.related(f.norm, r.norm):
+                return True
+            if r.norm == "疼痛" and site_pain_in_record(f.norm, record_text):
+                return True
+        return False
+
+    return all(told(r) for r in record)
 
 
 def _is_repeat(key: str, answers: list[Any], known: set[str]) -> bool:

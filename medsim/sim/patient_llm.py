@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from medsim.models.base import ChatModel, ChatResult, Message
 from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, textlink
 from medsim.sim.disclosure import Policy
+from medsim.sim.info import conveys
 from medsim.sim.patient import PatientReply
 from medsim.sim.patient_guard import guard_turn
 from medsim.sim.topics import classify
@@ -41,8 +40,16 @@ def system_prompt(policy: Policy) -> str:
     spec = policy.spec
     persona = spec.persona
     volunteered = [f for f in spec.disclose.volunteered if policy.allowed(f)]
+    subject = lay.subject_for(policy.case)
+    if subject == "我":
+        who = "你在扮演一位来医院看病的患者，正在和医生对话。请始终以患者本人的身份、用第一人称、口语化的中文回答。"
+    else:
+        # an unconscious or speechless adult, or a young child: the family member with them speaks
+        patient = "孩子" if subject == "孩子" else f"患者（{subject}）"
+        who = (f"{patient}现在不能自己说话，你在扮演陪同来看病的家属，正在回答医生的问题。请始终以家属的身份说话，"
+               f"用“{subject}”称呼患者，绝不能用患者本人的口吻说“我疼”“我难受”。")
     lines = [
-        "你在扮演一位来医院看病的患者，正在和医生对话。请始终以患者本人的身份、用第一人称、口语化的中文回答。",
+        who,
         f"性格与说话方式：{_LITERACY[persona.literacy]}；{_MOOD[persona.mood]}；{_STYLE[persona.style]}。",
         "",
         "【你知道的关于自己的情况】（来自病历，只能根据这些回答）",
@@ -76,7 +83,9 @@ class LLMPatient:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.system = system_prompt(self.policy)
-        self.stats = {"turns": 0, "regenerations": 0, "flagged_turns": 0, "flags": 0}
+        # per turn (the run's figures) and per attempt (what the model does before the guard steps in)
+        self.stats = {"turns": 0, "regenerations": 0, "flagged_turns": 0, "flags": 0, "role_breaks": 0,
+                      "attempts": 0, "attempts_role_break": 0, "attempts_invented": 0, "attempts_leak": 0}
         self._calls: list[dict[str, Any]] = []
         self._clauses = self._disclosable_clauses()
 
@@ -119,6 +128,7 @@ class LLMPatient:
             self._record(result, attempt)
             text = _clean(result.content)
             flags, guard = guard_turn(self.policy, text)
+            self._count_attempt(flags)
             if not flags:
                 break
             history_of_flags.append(flags)
@@ -133,15 +143,28 @@ class LLMPatient:
             }]
         self.stats["turns"] += 1
         self.stats["regenerations"] += regenerations
+        if any(f["kind"] == "role_break" for fl in history_of_flags for f in fl):
+            self.stats["role_breaks"] += 1  # a turn on which the model broke character, caught or not
         if flags:
             self.stats["flagged_turns"] += 1
             self.stats["flags"] += len(flags)
-        disclosed, fields = self._disclosed(text, topics)
-        meta = {"regenerations": regenerations, "flagged": bool(flags), "guard": guard,
+        disclosed, fields = self._disclosed(text, topics, flags)
+        meta = {"regenerations": regenerations, "flagged": bool(flags), "guard": guard, "disclosure": "inferred",
+                "first_flags": history_of_flags[0] if history_of_flags else [],
+                "attempt_flags": [[f["kind"] if f["kind"] != "role_break" else f"role_break:{f.get('role')}"
+                                   for f in fl] for fl in history_of_flags],
                 "rejected_flags": [f["kind"] for fl in history_of_flags[:regenerations] for f in fl],
                 "totals": dict(self.stats)}
         return PatientReply(text=text or self.spec.unknown_reply, topics=topics, fields=fields, disclosed=disclosed,
                             flags=flags, meta=meta)
+
+    def _count_attempt(self, flags: list[dict[str, Any]]) -> None:
+        kinds = {f["kind"] for f in flags}
+        self.stats["attempts"] += 1
+        self.stats["attempts_role_break"] += "role_break" in kinds
+        self.stats["attempts_invented"] += bool(kinds & {"invented_finding", "contradicted_fact", "test_result",
+                                                          "unrevealed_result"})
+        self.stats["attempts_leak"] += "diagnosis_leak" in kinds
 
     def _record(self, result: ChatResult, attempt: int) -> None:
         self._calls.append({
@@ -153,39 +176,38 @@ class LLMPatient:
 
     # ------------------------------------------------------------------ what was disclosed
 
-    def _disclosable_clauses(self) -> list[tuple[str, str, set[str], str]]:
+    def _disclosable_clauses(self) -> list[tuple[str, str]]:
+        """(field, piece of the record) the patient may say: clauses, and a list of findings
+        (伴大汗淋漓、恶心) split into its findings, so each is credited only when said."""
+        from medsim.text import analyze
+
         out = []
         for field, text in self.policy.disclosable().items():
             for clause in textlink.clauses(text):
                 if field != "demographics" and lay.is_jargon(clause):
                     continue
-                terms = {t for t, _, _ in textlink.find_terms(clause)} - {"疼痛"}
-                out.append((field, clause, terms, lay.clause_to_lay(clause)))
+                parts = [p for p in clause.split("、") if p.strip()]
+                if len(parts) > 1 and all(analyze(p).findings for p in parts):
+                    out += [(field, p) for p in parts]
+                else:
+                    out.append((field, clause))
         return out
 
-    def _disclosed(self, text: str, topics: list[str]) -> tuple[list[str], list[str]]:
-        """Record clauses the utterance conveys: a shared symptom/condition term, a close
-        match between the clause in lay words and the utterance, or — for a history field
-        asked about by topic (过敏, 用药…) and answered with substance — that field's clauses."""
-        said_terms = {t for t, _, _ in textlink.find_terms(text)}
-        answered = not _UNKNOWN.search(text)
-        asked = {_TOPIC_FIELD[t] for t in topics if t in _TOPIC_FIELD}
+    def _disclosed(self, text: str, topics: list[str], flags: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+        """The record pieces the utterance itself conveys (``info.conveys``: the same findings
+        with the same polarity, the same numbers), nothing else: a history question answered with
+        anything does not disclose the whole section, and a contradicted piece is not told."""
+        if _UNKNOWN.search(text) and len(text) < 12:
+            return [], []
         disclosed, fields = [], []
-        for field, clause, terms, lay_clause in self._clauses:
-            hit = bool(terms & said_terms) or (answered and field in asked)
-            if not hit and len(lay_clause) >= 4:
-                hit = fuzz.partial_ratio(lay_clause, text) >= 70
-            if hit:
+        for field, clause in self._clauses:
+            if conveys(clause, text):
                 disclosed.append(clause)
                 fields.append(field)
         return list(dict.fromkeys(disclosed)), list(dict.fromkeys(fields))
 
 
 _UNKNOWN = re.compile(r"不清楚|不知道|没注意|记不清|不太清楚|不了解|说不上来")
-# history fields a topic asks for as a whole (the hpi is matched clause by clause instead)
-_TOPIC_FIELD = {"allergies": "allergies", "medications": "medications", "family_history": "family_history",
-                "past_history": "past_history", "menstrual": "menstrual_obstetric_history",
-                "obstetric": "menstrual_obstetric_history", "age": "demographics"}
 
 
 def _clean(content: str) -> str:

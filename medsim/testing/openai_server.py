@@ -537,11 +537,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--fault", action="append", default=[], metavar="KIND[:k=v,...]",
                     help=f"inject a fault; kinds: {', '.join(FAULT_KINDS)}; e.g. 500:first=3, 429:fraction=0.1")
     ap.add_argument("--reply", action="append", default=[], help="scripted reply (repeatable, cycles)")
+    ap.add_argument("--reply-fn", metavar="MODULE:FUNCTION",
+                    help="reply with a function of the request, e.g. medsim.testing.stubs:obedient_judge")
     args = ap.parse_args(argv)
+    reply = scripted_replies(args.reply) if args.reply else None
+    if args.reply_fn:
+        import importlib
+
+        module, _, name = args.reply_fn.partition(":")
+        reply = getattr(importlib.import_module(module), name)
     server = OpenAIServer(
         host=args.host, port=args.port, latency=args.latency, chunks=args.chunks, usage=not args.no_usage,
         faults=[Fault.parse(s) for s in args.fault], record=False,
-        reply=scripted_replies(args.reply) if args.reply else None,
+        reply=reply,
     )
 
     async def serve() -> None:

@@ -21,7 +21,7 @@ def test_invented_symptom(appendicitis):
 
 
 def test_symptom_the_record_denies(appendicitis):
-    assert "invented_finding" in kinds(check_patient_turn(appendicitis, "我有点恶心。"))
+    assert "contradicted_fact" in kinds(check_patient_turn(appendicitis, "我有点恶心。"))
 
 
 def test_diagnosis_leak(appendicitis):

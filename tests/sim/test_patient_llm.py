@@ -87,7 +87,10 @@ def test_guarded_turns_regenerate_and_count(server):
     assert stuck.meta["regenerations"] == 2 and stuck.meta["flagged"]
     assert [f["kind"] for f in stuck.flags] == ["diagnosis_leak"]  # one flag for 心肌梗死, not three
     totals = stuck.meta["totals"]
-    assert totals == {"turns": 4, "regenerations": 3, "flagged_turns": 1, "flags": len(stuck.flags)}
+    assert {k: totals[k] for k in ("turns", "regenerations", "flagged_turns", "flags")} == {
+        "turns": 4, "regenerations": 3, "flagged_turns": 1, "flags": len(stuck.flags)}
+    # what the model did before the guard stepped in: 7 attempts, 4 leaking, 1 inventing, no role break
+    assert (totals["attempts"], totals["attempts_leak"], totals["attempts_invented"], totals["role_breaks"]) == (7, 4, 1, 0)
 
     calls = patient.drain_calls()
     assert len(calls) == 1 + 2 + 1 + 3 and patient.drain_calls() == []
@@ -118,7 +121,8 @@ def test_in_process_model_also_works():
 
     patient = LLMPatient(spec(), stemi_case(), Fake(), seed=0)
     reply = asyncio.run(patient.reply("恶心吗？", []))
-    assert reply.text == "有点恶心。" and not reply.flags and "伴大汗、恶心" in reply.disclosed
+    # only what was said is disclosed: 恶心, not the 伴大汗 it is listed with
+    assert reply.text == "有点恶心。" and not reply.flags and reply.disclosed == ["恶心"]
 
 
 def test_builtin_guard_stands_in_when_the_fact_checker_is_missing(monkeypatch):
