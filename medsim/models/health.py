@@ -86,6 +86,7 @@ class CallWatch:
 
     id: int
     sent: float
+    idle: float | None = None  # this call's idle timeout, if any
     first: float | None = None  # when the first byte came
     last: float | None = None  # when the latest byte came (None until the first)
 
@@ -105,9 +106,9 @@ class EndpointHealth:
     retries: int = 0
 
     # --------------------------------------------------------------- activity
-    def start(self) -> CallWatch:
+    def start(self, idle: float | None = None) -> CallWatch:
         now = time.monotonic()
-        watch = CallWatch(next(_ids), now)
+        watch = CallWatch(next(_ids), now, idle)
         self.calls[watch.id] = watch
         return watch
 
@@ -128,11 +129,16 @@ class EndpointHealth:
             return now - watch.last
         return now - max(watch.sent, self.last_byte)
 
-    def waiting(self, min_s: float) -> list[float]:
-        """Seconds each call in flight has waited for its first byte, if at least ``min_s``."""
+    def waiting(self, min_s: float = 10.0) -> list[float]:
+        """Seconds each call in flight has waited for its first byte, for those waiting at
+        least ``min_s`` (or half their idle timeout, when that is shorter)."""
         now = time.monotonic()
-        return sorted((now - w.sent for w in self.calls.values() if w.last is None and now - w.sent >= min_s),
-                      reverse=True)
+        return sorted((now - w.sent for w in self.calls.values()
+                       if w.last is None and now - w.sent >= min(min_s, (w.idle or min_s * 2) / 2)), reverse=True)
+
+    @property
+    def idle_timeout(self) -> float | None:
+        return next((w.idle for w in self.calls.values() if w.idle), None)
 
     # ---------------------------------------------------------------- breaker
     def succeeded(self, sample: _Sample | None = None) -> None:

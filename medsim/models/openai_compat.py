@@ -331,7 +331,7 @@ class OpenAICompatModel:
             async with limiter:
                 if health.serial and limiter.concurrency != 1:
                     limiter.limit_to(1)
-                watch = health.start()
+                watch = health.start(self.retry.idle_timeout_s)
                 try:
                     once = self._stream_once if stream else self._once
                     content, usage, meta = await self._watched(
