@@ -538,14 +538,14 @@ class OpenAIServer:
         events.append(event(b"[DONE]"))
         if self.chunk_delay:
             writer.write(head)
-            for e in events:
+            for i, e in enumerate(events):
                 try:
                     writer.write(e)
                     await writer.drain()
                 except ConnectionError:
                     self.cancelled += 1
                     return True
-                if not await self._wait(self.chunk_delay, reader):
+                if i + 1 < len(events) and not await self._wait(self.chunk_delay, reader):
                     self.cancelled += 1  # the client hung up: stop generating for it
                     return True
         else:

@@ -48,22 +48,22 @@ def events():
 
 
 def test_a_slow_model_that_streams_is_not_cut_off(server, make_model):
-    server.chunks, server.chunk_delay = 24, 0.1  # ~2.4 s of tokens trickling in
-    result = bounded(make_model(idle_timeout_s=1.0, timeout_s=120).chat(user("慢慢说")))
+    server.chunks, server.chunk_delay = 10, 0.25  # ~2.7 s of tokens trickling in, each gap 0.25 s
+    result = bounded(make_model(idle_timeout_s=2.0, timeout_s=120).chat(user("慢慢说")))
     assert result.content == "收到：慢慢说" and result.attempts == 1
-    # the total clock is separate: the same reply cannot be had within 1 s in all
+    # the total clock is separate: the same reply cannot be had within 1.5 s in all
     with pytest.raises(ModelCallError) as info:
-        bounded(make_model(idle_timeout_s=1.0, timeout_s=1.0, max_attempts=1).chat(user("慢慢说 2")))
-    assert "no complete reply within 1 s" in info.value.reason
+        bounded(make_model(idle_timeout_s=2.0, timeout_s=1.5, max_attempts=1).chat(user("慢慢说 2")))
+    assert "no complete reply within 1.5 s" in info.value.reason
 
 
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_hanging_endpoint_fails_on_the_idle_clock_and_each_attempt_is_cancelled(server, make_model, stream):
     server.set_faults(Fault("hang"))  # accepts, then never sends a byte
-    model = make_model(stream=stream, idle_timeout_s=0.5, timeout_s=600, max_attempts=2)
+    model = make_model(stream=stream, idle_timeout_s=1.5, timeout_s=600, max_attempts=2)
     with pytest.raises(ModelCallError) as info:
         bounded(model.chat(user("胸痛")))
-    assert "idle timeout after 2 attempts: no data for 0.5 s before any reply" in info.value.reason
+    assert "idle timeout after 2 attempts: no data for 1.5 s before any reply" in info.value.reason
     # each abandoned attempt was closed on its connection: the server stopped working on it
     assert wait_until(lambda: server.cancelled == 2), server.cancelled
 
@@ -71,22 +71,22 @@ def test_a_hanging_endpoint_fails_on_the_idle_clock_and_each_attempt_is_cancelle
 def test_a_stream_that_stalls_midway_is_named(server, make_model):
     server.chunks, server.chunk_delay = 4, 30.0  # the first chunk, then silence
     with pytest.raises(ModelCallError) as info:
-        bounded(make_model(idle_timeout_s=0.5, max_attempts=1).chat(user("头痛")))
-    assert "no data for 0.5 s in the middle of the reply" in info.value.reason
+        bounded(make_model(idle_timeout_s=1.5, max_attempts=1).chat(user("头痛")))
+    assert "no data for 1.5 s in the middle of the reply" in info.value.reason
 
 
 def test_queueing_on_a_one_at_a_time_server_is_not_silence(events):
-    # llama.cpp with one slot: while one reply streams, the others get no byte at all. Each
-    # of the five calls but the first waits longer than the idle timeout for its first byte,
-    # but the endpoint is busy the whole time, so none is timed out; the server is noticed.
-    with OpenAIServer(serial=True, latency=0.15, chunks=3, chunk_delay=0.08) as srv:
-        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=0.5, max_attempts=1)
+    # llama.cpp with one slot: while one reply streams, the others get no byte at all. The
+    # last call waits ~3.3 s for its first byte, longer than the idle timeout, but the
+    # endpoint is busy the whole time, so none is timed out; the server is noticed as serial.
+    with OpenAIServer(serial=True, latency=0.1, chunks=3, chunk_delay=0.2) as srv:
+        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=2.5, max_attempts=1)
 
         async def many():
-            return await asyncio.gather(*(model.chat(user(f"问题{i}")) for i in range(5)))
+            return await asyncio.gather(*(model.chat(user(f"问题{i}")) for i in range(4)))
 
         results = bounded(many())
-        assert [r.content for r in results] == [f"收到：问题{i}" for i in range(5)]
+        assert [r.content for r in results] == [f"收到：问题{i}" for i in range(4)]
         assert srv.max_generating == 1 and srv.cancelled == 0
     serial = [e for e in events if e.kind == "serial"]
     assert len(serial) == 1 and "serves one request at a time" in serial[0].message
@@ -108,7 +108,7 @@ def test_a_parallel_server_is_not_called_serial(events):
 def test_a_serial_endpoint_is_then_sent_one_request_at_a_time(events):
     from medsim.models.limits import get_limiter
 
-    with OpenAIServer(serial=True, latency=0.15, chunks=2, chunk_delay=0.04) as srv:
+    with OpenAIServer(serial=True, latency=0.1, chunks=2, chunk_delay=0.1) as srv:
         model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=5, max_attempts=1)
 
         async def waves():
