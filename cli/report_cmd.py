@@ -14,9 +14,9 @@ FORMATS = ("table", "json", "csv", "md", "html")
 
 
 def _store(db: Path) -> Store:
-    if not db.exists():
-        fail(f"no run store at {db}", hint="pass --db PATH (the file `medsim run` wrote)")
-    return Store(db)
+    from cli.run_cmd import read_store
+
+    return read_store(db)  # reports never write: they work on read-only media too
 
 
 def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, taxonomy: str) -> None:

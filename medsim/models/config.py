@@ -127,9 +127,17 @@ def load_models_file(path: str | Path) -> ModelsFile:
 
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigError(f"{path}:{line}:{col}: byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8 "
+                          f"(from GBK/GB18030: `iconv -f GB18030 -t UTF-8 {path.name} > {path.stem}.utf8.yaml`)"
+                          ) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -144,6 +144,16 @@ def lease_alive(lease: dict[str, Any] | None, now: float | None = None) -> bool:
     return (now or time.time()) - float(lease["heartbeat"]) < STALE_S
 
 
+def read_only_fs(path: Path) -> bool:
+    """Is ``path`` (or its folder) on a file system mounted read-only?"""
+    for candidate in (path, path.parent):
+        try:
+            return bool(os.statvfs(candidate).f_flag & os.ST_RDONLY)
+        except OSError:
+            continue
+    return False
+
+
 def _primary(exc: sqlite3.Error) -> int:
     return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
 
@@ -157,7 +167,7 @@ def integrity_report(path: Path) -> tuple[str, str]:
     try:
         try:
             lines = [row[0] for row in conn.execute("PRAGMA integrity_check(5)")]
-            check = "; ".join(lines) if lines else "no answer"
+            check = "; ".join(" ".join(line.split("\n")) for line in lines) if lines else "no answer"
         except sqlite3.Error as exc:
             check = f"the check itself failed ({exc})"
         readable = []
@@ -192,14 +202,16 @@ def translate(exc: sqlite3.Error, path: Path, doing: str = "") -> StoreError:
             hint="free some space (or move the store and pass --db), then continue with `medsim run --resume RUN`",
             kind="full")
     if code == 8 or "readonly" in text or "read-only" in text:  # READONLY
+        why = "it is on a read-only file system" if read_only_fs(path) else "you lack write permission"
         return StoreError(
-            f"{path} cannot be written{where}: it is on a read-only file system or you lack write permission",
+            f"{path} cannot be written{where}: {why}",
             hint="pass --db with a path you can write; `medsim runs/report/compare --db` can still read this one",
             kind="readonly")
     if code == 14:  # CANTOPEN
         folder = path.parent
-        why = ("the folder is not writable (read-only file system or permissions)"
-               if folder.is_dir() and not os.access(folder, os.W_OK) else "SQLite cannot open the file there")
+        why = ("the folder is on a read-only file system" if read_only_fs(path) else
+               "the folder is not writable (permissions)" if folder.is_dir() and not os.access(folder, os.W_OK)
+               else "SQLite cannot open the file there")
         return StoreError(f"cannot open the run store {path}{where}: {why}",
                           hint="pass --db with a path you can write", kind="readonly")
     if code in (5, 6):  # BUSY, LOCKED
@@ -312,10 +324,14 @@ class Store:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # SQLite may have rolled back already (disk full)
+                    try:
+                        self._conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the original failure is the one to report
                 raise
-            self._conn.execute("COMMIT")
 
     # ----------------------------------------------------------------- runs
     @_guarded("creating the run")
