@@ -136,8 +136,9 @@ def register(app: typer.Typer) -> None:
         run_ids: Annotated[list[str], typer.Argument(help="Two or more run ids")],
         db: Db = DEFAULT_DB,
         taxonomy: TaxonomyOpt = "climedbench",
+        force: Annotated[bool, typer.Option("--force", help="Rank runs even when they scored different items")] = False,
     ) -> None:
-        """A leaderboard of runs with paired differences and their significance."""
+        """A leaderboard of runs with paired differences and what they allow one to say."""
         from cli.report_cmd import compare_command
 
-        compare_command(run_ids, db, taxonomy)
+        compare_command(run_ids, db, taxonomy, force)

@@ -339,7 +339,7 @@ def _print_items(store: Store, run_id: str, scenario: str | None) -> None:
         by_item.setdefault((row["scenario_id"], row["case_id"], row["repeat"]), []).append(row)
     table = Table(title="items", header_style="bold")
     for column in ("scenario", "case", "score", "why (scorers below 1)"):
-        table.add_column(column, no_wrap=column != "why (scorers below 1)")
+        table.add_column(column, overflow="fold")
     for episode in store.episodes(run_id, scenario):
         key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
         if episode["error"]:
