@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+
 def _flags_take_no_value() -> None:
     """Typer's help shows a type for every option, so a flag reads `--no-cache <bool>` as if it
     wanted a value. A flag takes none: show none."""
