@@ -52,6 +52,7 @@ def test_a_hanging_endpoint_stops_the_run_early_and_resumably(tmp_path: Path) ->
     assert elapsed < BOUND_S / 2 and calls < 40, (elapsed, calls)  # stopped, not ground through 40 items
     assert "endpoint down" in out and "failed every attempt for" in out and "idle timeout" in out
     assert "retry" in result.stdout and "no data for 1 s before any reply" in result.stdout  # said as it happened
+    assert "waiting" in result.stdout and "without a first byte" in result.stdout
     assert f"medsim run --resume {only_run(db)}" in result.stderr and "Traceback" not in out
     assert "done" not in episodes(db).values()
     listed = run_medsim("runs", "--db", str(db))
@@ -65,13 +66,25 @@ def test_a_hanging_endpoint_stops_the_run_early_and_resumably(tmp_path: Path) ->
     assert list(episodes(db).values()).count("done") == 40
 
 
-def test_a_slow_streaming_model_finishes_although_each_reply_outlasts_the_idle_timeout(tmp_path: Path) -> None:
-    # ~20 tokens/s on CPU: every reply takes ~2.4 s while bytes keep coming.
-    with OpenAIServer(reply=correct_reply, chunks=12, chunk_delay=0.2) as slow:
-        result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", slow.base_url, "--limit", "2",
+def test_a_slow_one_at_a_time_server_finishes_and_is_noticed(tmp_path: Path) -> None:
+    # llama.cpp on a CPU with one slot: each reply trickles in (~1 s), the others wait their
+    # turn without a byte for longer than the idle timeout; nothing is timed out, and the run
+    # says the server serves one request at a time.
+    with OpenAIServer(reply=correct_reply, serial=True, chunks=3, chunk_delay=0.3) as slow:
+        result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", slow.base_url, "--limit", "4",
                             "--idle-timeout", "1", "--timeout", "60", "--db", str(tmp_path / "r.sqlite"))
+        assert slow.cancelled == 0
     assert result.returncode == 0, result.stdout + result.stderr
-    assert list(episodes(tmp_path / "r.sqlite").values()) == ["done", "done"]
+    assert list(episodes(tmp_path / "r.sqlite").values()) == ["done"] * 4
+    assert "serves one request at a time" in result.stdout and "concurrency: 1" in result.stdout
+
+
+def test_play_names_a_web_page_where_the_api_was_expected(tmp_path: Path) -> None:
+    with OpenAIServer(web_ui=True) as page:
+        result = run_medsim("play", "triage", "--model", "m", "--base-url", page.base_url, "--case", "tri-001",
+                            "--db", str(tmp_path / "r.sqlite"))
+    text = result.stdout + result.stderr
+    assert "answered an HTML page" in text and "stream cut" not in text and "Traceback" not in text
 
 
 def test_resume_keeps_the_stored_settings_and_refuses_other_ones(tmp_path: Path) -> None:
