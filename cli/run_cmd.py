@@ -149,6 +149,9 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
     for flag, value in (("--timeout", timeout), ("--idle-timeout", idle_timeout), ("--stop-after", stop_after)):
         if value is not None and value < 0:
             fail(f"{flag} {value}: give seconds ≥ 0 (0 turns the clock off)")
+    if max_attempts is not None and max_attempts > 20:
+        fail(f"--max-attempts {max_attempts}: at most 20", hint="a call that failed 20 times will not be helped by more; "
+             "--stop-after bounds how long a failing endpoint is tried")
     if timeout == 0:
         fail("--timeout 0: a reply needs some time", hint="give the seconds one whole reply may take, e.g. 600")
     if temperature is not None and not 0 <= temperature <= 2:
@@ -233,7 +236,7 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
     summary = print_summary(store, run_id, taxonomy)
     console.print(f"[dim]next: `medsim show-run {safe(run_id)} --items --db {safe(db)}` (each item and why) · "
                   f"`medsim report {safe(run_id)} --format html --db {safe(db)}` · "
-                  f"`medsim compare {safe(run_id)} OTHER_RUN --db {safe(db)}`[/]")
+                  f"`medsim compare {safe(run_id)} OTHER_RUN --db {safe(db)}`[/]", soft_wrap=True)  # copyable
     if any(s.get("scorer_errors") for s in summary["scenarios"]):
         err_console.print("[red]some scorers could not score some items[/] (see above); fix the judge or "
                           "embedder and rerun with --no-cache, since their failed replies are cached")

@@ -11,7 +11,7 @@ import pytest
 from medsim.importers.common import ImportFailed
 from medsim.importers.mcq import import_mcq, parse_mapping
 from medsim.scenario.load import load_scenario
-from tests.cli.conftest import run_medsim
+from tests.inproc import medsim as run_medsim
 
 CMEXAM = Path(__file__).resolve().parents[3] / "shared" / "data" / "ext" / "cmexam" / "cmexam_val_first200.jsonl"
 MAP = parse_mapping("")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from medsim.models.openai_compat import MAX_REPLY_CHARS
 from medsim.testing.openai_server import Fault, OpenAIServer
-from tests.cli.conftest import run_medsim
+from tests.cli.conftest import run_medsim as run_process
+from tests.inproc import medsim as run_medsim
 from tests.run.conftest import MCQ, correct_reply
 
 
@@ -69,12 +70,12 @@ def test_a_rambling_model_is_capped_and_the_report_stays_small(tmp_path: Path) -
 
 
 def test_flags_show_no_value_placeholder_and_narrow_tables_keep_whole_names(tmp_path: Path) -> None:
-    helped = run_medsim("run", "--help", env={"COLUMNS": "100"})
+    helped = run_process("run", "--help", env={"COLUMNS": "100"})
     flag_lines = [line for line in helped.stdout.splitlines() if "--no-cache" in line or "--help" in line]
     assert flag_lines and not any("<bool>" in line for line in flag_lines), flag_lines
     assert "<float>" in helped.stdout  # options that take a value still say which
     db = tmp_path / "r.sqlite"
     assert run_medsim("run", "medication_consult", "--model", "baseline", "--limit", "1", "--db", str(db)).returncode == 0
-    narrow = run_medsim("show-run", "--db", str(db), "--items", env={"COLUMNS": "60"})
+    narrow = run_process("show-run", "--db", str(db), "--items", env={"COLUMNS": "60"})
     text = narrow.stdout.replace("│", "").replace(" ", "").replace("\n", "")
     assert "medication_consult" in text and "…" not in narrow.stdout

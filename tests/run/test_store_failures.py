@@ -21,7 +21,8 @@ import pytest
 from medsim.models.config import resolve_model
 from medsim.runner import RunConfig, RunStopped, Services, execute_run, load_scenarios, start_run
 from medsim.store.db import Store, StoreError
-from tests.cli.conftest import REPO, run_medsim
+from tests.cli.conftest import REPO
+from tests.inproc import medsim as run_medsim
 from tests.run.conftest import MCQ
 
 

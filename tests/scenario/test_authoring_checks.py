@@ -15,7 +15,7 @@ import pytest
 from medsim.paths import scenarios_dir
 from medsim.scenario import yamlpos
 from medsim.scenario.load import ScenarioInvalid, load_scenario
-from tests.cli.conftest import run_medsim
+from tests.inproc import medsim as run_medsim
 
 MCQ = """\
 id: bank
