@@ -13,6 +13,22 @@ from typing import Annotated
 
 import typer
 
+
+def _flags_take_no_value() -> None:
+    """Typer's help shows a type for every option, so a flag reads `--no-cache <bool>` as if it
+    wanted a value. A flag takes none: show none."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_take_no_value()
+
 app = typer.Typer(
     name="medsim",
     help="Evaluate large language models in Chinese clinical work (medsim 中文临床大模型评测).",

@@ -31,23 +31,35 @@ def register(app: typer.Typer) -> None:
         models_file: ModelsFile = None,
         judge: Annotated[str | None, typer.Option(help="Judge model for checklist scoring")] = None,
         embedder: Annotated[str | None, typer.Option(help="Embeddings model for the similarity scorer")] = None,
-        patient: Patient = "rule",
-        concurrency: Annotated[int, typer.Option(help="Episodes in flight at once")] = 8,
+        patient: Annotated[str | None, typer.Option(help="Patient simulator: rule | llm:MODEL (default rule)")] = None,
+        concurrency: Annotated[int | None, typer.Option(help="Episodes in flight at once (default 8)")] = None,
         limit: Annotated[int | None, typer.Option(help="At most N cases per scenario")] = None,
-        repeats: Annotated[int, typer.Option(help="Run each case K times")] = 1,
-        seed: Seed = 0,
+        repeats: Annotated[int | None, typer.Option(help="Run each case K times (default 1)")] = None,
+        seed: Annotated[int | None, typer.Option(help="Seed for the patient, option and step shuffles (default 0)")] = None,
         db: Db = DEFAULT_DB,
-        resume: Annotated[str | None, typer.Option(help="Finish an interrupted run (its id)")] = None,
+        resume: Annotated[str | None, typer.Option(help="Finish an interrupted run (its id) with its stored settings")] = None,
         no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not reuse cached model responses")] = False,
         taxonomy: TaxonomyOpt = "climedbench",
-        temperature: Annotated[float | None, typer.Option(help="Sampling temperature for the clinician")] = None,
-        max_tokens: Annotated[int | None, typer.Option(help="Max tokens per clinician reply")] = None,
+        temperature: Annotated[float | None, typer.Option(
+            help="Clinician sampling temperature (default: models.yaml's, else 0)")] = None,
+        max_tokens: Annotated[int | None, typer.Option(
+            help="Max tokens per clinician reply (default: models.yaml's, else 2048 a dialogue turn, 4096 otherwise)")] = None,
+        timeout: Annotated[float | None, typer.Option(
+            help="Seconds one whole reply may take, per attempt (default 600)")] = None,
+        idle_timeout: Annotated[float | None, typer.Option(
+            help="Seconds without a byte before an attempt is given up (default 60; 0: off)")] = None,
+        max_attempts: Annotated[int | None, typer.Option(help="Attempts per model call (default 4)")] = None,
+        stop_after: Annotated[float | None, typer.Option(
+            help="Stop the run, resumably, when an endpoint fails every attempt this many seconds (default 120; 0: never)")] = None,
     ) -> None:
         """Run scenarios against a model; store every transcript and score; print the scores."""
         from cli.run_cmd import run_command
 
-        run_command(scenarios or [], model, base_url, models_file, judge, embedder, patient, concurrency, limit,
-                    repeats, seed, db, resume, no_cache, taxonomy, temperature, max_tokens)
+        run_command(scenarios or [], model=model, base_url=base_url, models_file=models_file, judge=judge,
+                    embedder=embedder, patient=patient, concurrency=concurrency, limit=limit, repeats=repeats,
+                    seed=seed, db=db, resume=resume, no_cache=no_cache, taxonomy=taxonomy, temperature=temperature,
+                    max_tokens=max_tokens, timeout=timeout, idle_timeout=idle_timeout, max_attempts=max_attempts,
+                    stop_after=stop_after)
 
     @app.command("runs")
     def runs(db: Db = DEFAULT_DB) -> None:
@@ -57,7 +69,7 @@ def register(app: typer.Typer) -> None:
         runs_command(db)
 
     @app.command("show-run")
-    def show_run(run_id: Annotated[str, typer.Argument(help="Run id (or a unique part of it)")],
+    def show_run(run_id: Annotated[str | None, typer.Argument(help="Run id or a unique part of it (default: the latest run)")] = None,
                  db: Db = DEFAULT_DB, taxonomy: TaxonomyOpt = "climedbench",
                  items: Annotated[bool, typer.Option("--items", help="One line per item: score and why")] = False,
                  scenario: Annotated[str | None, typer.Option(help="Only this scenario's items")] = None) -> None:
@@ -124,8 +136,9 @@ def register(app: typer.Typer) -> None:
         run_ids: Annotated[list[str], typer.Argument(help="Two or more run ids")],
         db: Db = DEFAULT_DB,
         taxonomy: TaxonomyOpt = "climedbench",
+        force: Annotated[bool, typer.Option("--force", help="Rank runs even when they scored different items")] = False,
     ) -> None:
-        """A leaderboard of runs with paired differences and their significance."""
+        """A leaderboard of runs with paired differences and what they allow one to say."""
         from cli.report_cmd import compare_command
 
-        compare_command(run_ids, db, taxonomy)
+        compare_command(run_ids, db, taxonomy, force)

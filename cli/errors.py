@@ -1,6 +1,23 @@
-"""Turn an exception a user can cause into (message, hint) for the terminal."""
+"""Turn an exception a user can cause into (message, hint) for the terminal.
+
+The user's environment is named, not blamed on medsim: a full disk, a read-only place, a
+file that is not UTF-8, a damaged database. "This is a bug in medsim" is kept for what is.
+"""
 
 from __future__ import annotations
+
+import errno
+import sqlite3
+
+_OS_HINTS = {
+    errno.ENOSPC: ("no space left on the device", "free some space, or write elsewhere (--db / --out)"),
+    errno.EDQUOT: ("disk quota exceeded", "free some space, or write elsewhere (--db / --out)"),
+    errno.EROFS: ("read-only file system", "write to a writable place (--db / --out)"),
+    errno.EACCES: ("permission denied", "check the file's permissions, or use another path"),
+    errno.EPERM: ("permission denied", "check the file's permissions, or use another path"),
+    errno.ENOENT: ("no such file or directory", "check the path"),
+    errno.EISDIR: ("is a folder, not a file", "give a file path"),
+}
 
 
 def describe(exc: BaseException) -> tuple[str, str | None]:
@@ -11,13 +28,17 @@ def describe(exc: BaseException) -> tuple[str, str | None]:
         return str(exc), hints.get(getattr(exc, "kind", ""))
     if name == "ScenarioInvalid":
         return str(exc), "fix the lines above, then run `medsim validate FILE`"
-    if name in {"ConfigError", "BackendUnavailable", "StoreError"}:
+    if name in {"ConfigError", "BackendUnavailable", "StoreError", "RunStopped", "ImportFailed"}:
         return str(exc), getattr(exc, "hint", None)
-    if isinstance(exc, FileNotFoundError):
-        return f"file not found: {exc.filename or exc}", None
-    if isinstance(exc, PermissionError):
-        return f"permission denied: {exc.filename or exc}", None
     if isinstance(exc, UnicodeDecodeError):
-        return f"not UTF-8 text: {exc}", "save the file as UTF-8"
+        return (f"a file is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at byte {exc.start})",
+                "save it as UTF-8 (GBK/GB18030 files: `iconv -f GB18030 -t UTF-8 FILE > NEW`)")
+    if isinstance(exc, sqlite3.Error):
+        return (f"a run store could not be used (SQLite: {exc})",
+                "check the --db file: `sqlite3 FILE 'PRAGMA integrity_check'`; use another --db meanwhile")
+    if isinstance(exc, OSError):
+        what, hint = _OS_HINTS.get(exc.errno or -1, (exc.strerror or str(exc), None))
+        where = exc.filename or ""
+        return (f"{what}: {where}" if where else what), hint
     return (f"internal error ({name}): {exc}",
             "this is a bug in medsim; rerun with MEDSIM_DEBUG=1 for the traceback and report it")

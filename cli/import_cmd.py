@@ -18,6 +18,8 @@ def _finish(result, out: Path) -> None:
     from medsim.importers.common import write_import
     from medsim.scenario.load import ScenarioInvalid
 
+    if result.n_cases == 0:  # every importer says why itself; this is the last line of defence
+        fail("nothing to import: no case survived", hint="see the skipped rows above, or check the file")
     try:
         written = write_import(result, out)
     except ScenarioInvalid as exc:  # an importer bug: say what, keep the user's data untouched
@@ -30,7 +32,11 @@ def _finish(result, out: Path) -> None:
         for where, why in result.skipped[:50]:
             err_console.print(f"  {safe(where)}: {safe(why)}")
         if len(result.skipped) > 50:
-            err_console.print(f"  … and {len(result.skipped) - 50} more")
+            from collections import Counter
+
+            rest = Counter(why for _, why in result.skipped[50:])
+            err_console.print(f"  … and {len(result.skipped) - 50} more: "
+                              + "; ".join(f"{n}× {safe(why)}" for why, n in rest.most_common(5)))
     for note in result.notes:
         console.print(f"[dim]note: {safe(note)}[/]")
     first = out / f"{result.scenarios[0].scenario['id']}.yaml" if result.scenarios else out

@@ -14,9 +14,9 @@ FORMATS = ("table", "json", "csv", "md", "html")
 
 
 def _store(db: Path) -> Store:
-    if not db.exists():
-        fail(f"no run store at {db}", hint="pass --db PATH (the file `medsim run` wrote)")
-    return Store(db)
+    from cli.run_cmd import read_store
+
+    return read_store(db)  # reports never write: they work on read-only media too
 
 
 def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, taxonomy: str) -> None:
@@ -51,36 +51,46 @@ def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, tax
         print(text, end="")
 
 
-def compare_command(run_ids: list[str], db: Path, taxonomy: str) -> None:
+def compare_command(run_ids: list[str], db: Path, taxonomy: str, force: bool = False) -> None:
     if len(run_ids) < 2:
         fail("compare needs two or more run ids", hint="`medsim runs` lists them")
     store = _store(db)
     from medsim.report.compare import compare_runs
 
-    result = compare_runs(store, run_ids, taxonomy)
-    board = Table(title=f"leaderboard ({safe(result['taxonomy'])})", header_style="bold")
-    board.add_column("rank")
-    board.add_column("run")
-    board.add_column("model")
+    result = compare_runs(store, run_ids, taxonomy, force=force)
+    title = "leaderboard" if result["ranked"] else "runs side by side (not ranked: different coverage)"
+    board = Table(title=f"{title} ({safe(result['taxonomy'])})", header_style="bold")
+    for column in ("rank", "run", "model"):
+        board.add_column(column, overflow="fold")
     for dim in result["dimensions"]:
-        board.add_column(safe(dim))
-    board.add_column("overall")
-    for rank, row in enumerate(result["leaderboard"], 1):
-        cells = ["—" if row["dimensions"].get(d) is None else f"{row['dimensions'][d]:.3f}"
-                 for d in result["dimensions"]]
-        overall = "—" if row["overall"] is None else f"{row['overall']:.3f}"
-        board.add_row(str(rank), safe(row["run"]), safe(row["model"]), *cells, overall)
+        board.add_column(safe(dim), overflow="fold")
+    board.add_column("overall", overflow="fold")
+    board.add_column("items scored", overflow="fold")
+    for row in result["leaderboard"]:
+        cells = ["—" if row["dimensions"].get(d) is None else
+                 f"{row['dimensions'][d]:.3f}" + ("" if row["complete"].get(d) else "*") for d in result["dimensions"]]
+        overall = "—" if row["overall"] is None else (
+            f"{row['overall']:.3f}" + ("" if row["overall_complete"] else f" (over {row['overall_dimensions']})"))
+        board.add_row("—" if row["rank"] is None else str(row["rank"]), safe(row["run"]), safe(row["model"]), *cells,
+                      overall, f"{row['scored']}/{row['planned']}")
     console.print(board)
-    diffs = Table(title="paired differences on shared items (bootstrap 95% CI)", header_style="bold")
-    for column in ("scenario", "A", "B", "items", "B − A", "95% CI", "significant"):
-        diffs.add_column(column)
+    if any(not all(r["complete"].values()) for r in result["leaderboard"] if r["complete"]):
+        console.print("[dim]* a dimension score over only some of its scenarios or items (see show-run)[/]")
+    if result["coverage_differences"]:
+        for line in result["coverage_differences"]:
+            err_console.print(f"[yellow]coverage differs:[/] {safe(line)}")
+        err_console.print(f"[yellow]{safe(result['ranking_note'])}[/]")
+    diffs = Table(title=f"paired differences on shared items (bootstrap 95% CI; no call below "
+                        f"{result['min_paired']} pairs)", header_style="bold")
+    for column in ("scenario", "A", "B", "items", "B − A", "95% CI", "verdict"):
+        diffs.add_column(column, overflow="fold")
     for d in result["pairs"]:
         ci = f"[{d['ci'][0]:+.3f}, {d['ci'][1]:+.3f}]" if d["ci"] else ""
-        sig = "[bold green]yes[/]" if d["significant"] else "no"
+        said = f"[bold green]{safe(d['verdict'])}[/]" if d["significant"] else safe(d["verdict"])
         diffs.add_row(safe(d["scenario"]), safe(d["a"]), safe(d["b"]), str(d["n"]),
-                      "—" if d["diff"] is None else f"{d['diff']:+.3f}", ci, sig)
+                      "—" if d["diff"] is None else f"{d['diff']:+.3f}", ci, said)
     console.print(diffs)
     unpaired = [d for d in result["pairs"] if d["scenario"] == "(all shared items)" and d["n"] == 0]
     for d in unpaired:
-        err_console.print(f"[yellow]warning:[/] {safe(d['a'])} and {safe(d['b'])} share no items; their "
-                          "leaderboard positions compare different scenarios or cases")
+        err_console.print(f"[yellow]warning:[/] {safe(d['a'])} and {safe(d['b'])} share no items; nothing can be "
+                          "said about which is better")

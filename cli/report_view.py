@@ -6,38 +6,54 @@ from rich.table import Table
 
 from cli.console import console
 from cli.safe import safe
-from medsim.report.summary import build_summary
+from medsim.report.summary import MIN_ITEMS_FOR_CI, build_summary, coverage_text
 from medsim.store.db import Store
 
 
-def _fmt(score: float | None, ci: tuple[float, float] | list[float] | None) -> tuple[str, str]:
+def _fmt(score: float | None, ci: tuple[float, float] | list[float] | None, reliable: bool = True) -> tuple[str, str]:
     if score is None:
         return "—", ""
-    return f"{score:.3f}", (f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+    interval = f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
+    if interval and not reliable:
+        interval += f" [dim](n<{MIN_ITEMS_FOR_CI}: unreliable)[/]"
+    return f"{score:.3f}", interval
 
 
 def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict:
     summary = build_summary(store, run_id, taxonomy)
     table = Table(title="scenario scores", header_style="bold")
-    for column in ("scenario", "score", "95% CI", "items", "errors", "scorers", "tokens", "cost"):
-        table.add_column(column)
+    for column in ("scenario", "score", "95% CI", "scored/planned", "errors", "scorers", "tokens", "cost"):
+        table.add_column(column, overflow="fold")
     for s in summary["scenarios"]:
-        score, ci = _fmt(s["score"], s["ci"])
+        score, ci = _fmt(s["score"], s["ci"], s.get("ci_reliable", True))
         scorers = " ".join(f"{safe(k)}={v:.2f}" for k, v in sorted(s["by_scorer"].items()))
         # rates are not scores (lower under-triage is better): set apart so they do not read as one
         rates = "(" + ", ".join(f"{safe(k.replace('_rate', ''))} rate {v:.2f}" for k, v in s["rates"].items()) + ")" \
             if s["rates"] else ""
-        table.add_row(safe(s["id"]), score, ci, str(s["n"]), f"[red]{s['errors']}[/]" if s["errors"] else "0",
+        covered = coverage_text(s["scored"], s.get("planned"))
+        if s.get("planned") and s["scored"] < s["planned"]:
+            covered = f"[yellow]{covered}[/]"
+        table.add_row(safe(s["id"]), score, ci, covered, f"[red]{s['errors']}[/]" if s["errors"] else "0",
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
     console.print(table)
     dims = Table(title=f"dimension scores ({safe(summary['taxonomy'])})", header_style="bold")
-    for column in ("dimension", "score", "95% CI", "scenarios"):
-        dims.add_column(column)
+    for column in ("dimension", "score", "95% CI", "coverage", "scenarios"):
+        dims.add_column(column, overflow="fold")
     for d in summary["dimensions"]:
         score, ci = _fmt(d["score"], d["ci"])
-        dims.add_row(f"{safe(d['name'])} ({safe(d['id'])})", score, ci, safe(", ".join(d["scenarios"]) or "—"))
+        if d["score"] is not None and not d.get("complete", True):
+            score += " [yellow]incomplete[/]"
+        dims.add_row(f"{safe(d['name'])} ({safe(d['id'])})", score, ci, safe(d.get("coverage_text", "")),
+                     safe(", ".join(d["scenarios"]) or "—"))
     console.print(dims)
+    overall = summary.get("overall") or {}
+    if overall.get("score") is not None:
+        over = ("all dimensions, every planned item" if overall["complete"] else
+                f"[yellow]incomplete[/]: over {overall['dimensions']} of {overall['of']} dimensions"
+                + ("" if overall["dimensions"] == overall["of"] else ", the others unscored")
+                + "; not comparable with a complete run")
+        console.print(f"overall {overall['score']:.3f} ({over})")
     for name, sim in summary.get("simulators", {}).items():
         if name == "rule":
             console.print(f"[dim]patient simulator rule: {sim['turns']} turns in {sim['episodes']} episodes[/]")

@@ -90,7 +90,7 @@ def validate_command(paths: list[Path], *, phi: bool) -> None:
 def list_command() -> None:
     table = Table(title="medsim scenarios", header_style="bold")
     for column in ("id", "中文名", "dimension", "kind", "cases"):
-        table.add_column(column, justify="right" if column == "cases" else "left")
+        table.add_column(column, justify="right" if column == "cases" else "left", overflow="fold")
     broken = []
     for path in scenario_paths():
         try:
@@ -144,7 +144,7 @@ def show_command(scenario_id: str, case_id: str | None) -> None:
                             title=f"stage {safe(stage.id)}", expand=False))
     scoring = Table(title="scoring", header_style="bold")
     for column in ("scorer", "weight", "config"):
-        scoring.add_column(column)
+        scoring.add_column(column, overflow="fold")
     for ref in s.scoring:
         scoring.add_row(safe(ref.name), f"{ref.weight:g}", safe(ref.config or ""))
     console.print(scoring)

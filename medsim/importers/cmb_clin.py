@@ -53,6 +53,11 @@ def import_cmb_clin(path: Path) -> ImportResult:
             turns = [f"{description}\n\n{questions[0]}", *questions[1:]]
             cases.append({"id": f"cmb-{case_id}-q{number}", "source": f"CMB-Clin case id {record.get('id', index)}",
                           "turns": turns, "reference_answer": answer, "notes": title or None})
+    if not cases:
+        reasons = "; ".join(f"{where}: {why}" for where, why in result.skipped[:5])
+        raise ImportFailed(f"nothing to import from {path}: {len(data)} case(s) in the file"
+                           + (f", every one skipped ({reasons})" if reasons else ""),
+                           hint="give CMB-Clin's CMB-test-qa.json (a JSON array of cases with description and QA_pairs)")
     for case in cases:
         if case["notes"] is None:
             del case["notes"]

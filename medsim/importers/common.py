@@ -53,6 +53,8 @@ def read_json_lenient(path: Path) -> Any:
         raise ImportFailed(f"file not found: {path}") from None
     except UnicodeDecodeError as exc:
         raise ImportFailed(f"{path} is not UTF-8 ({exc})", hint="convert it: iconv -f GB18030 -t UTF-8") from None
+    if not text.strip():
+        raise ImportFailed(f"{path} is empty: nothing to import")
     try:
         return json.loads(text, parse_constant=lambda name: None)
     except json.JSONDecodeError as exc:

@@ -14,7 +14,10 @@
         rpm: 300
         temperature: 0.0
         max_tokens: 2048
-        timeout_s: 120
+        timeout_s: 600                  # the whole reply, per attempt
+        idle_timeout_s: 60              # the longest silence (no byte) per attempt
+        max_attempts: 4
+        stop_after_s: 120               # stop the run when every attempt fails this long
         prices: {input: 2.0, output: 8.0}   # per million tokens
 
 Searched in: ``--models-file PATH``, ``$MEDSIM_MODELS_FILE``, ``./models.yaml``,
@@ -32,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from medsim.models.base import ChatModel
 from medsim.models.registry import builtin_names, get_builtin, is_builtin
+from medsim.models.retry import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_STOP_AFTER_S, DEFAULT_TIMEOUT_S
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -57,8 +61,12 @@ class EndpointConfig(BaseModel):
     rpm: float | None = Field(None, gt=0)
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int | None = Field(None, ge=1)
-    timeout_s: float = Field(120.0, gt=0)
+    # Per attempt: the whole reply (generous) and the longest silence (no byte at all).
+    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
+    idle_timeout_s: float | None = Field(DEFAULT_IDLE_TIMEOUT_S, ge=0)  # 0 or null: no idle clock
     max_attempts: int = Field(4, ge=1, le=20)
+    # Circuit breaker: every attempt failing for this long stops the run (resumably). 0: never.
+    stop_after_s: float | None = Field(DEFAULT_STOP_AFTER_S, ge=0)
     prices: Prices | None = None
     stream: bool | None = None  # None: stream only when the caller shows tokens as they come
     stream_usage: bool = True  # send stream_options.include_usage (some servers reject it)
@@ -119,9 +127,17 @@ def load_models_file(path: str | Path) -> ModelsFile:
 
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigError(f"{path}:{line}:{col}: byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8 "
+                          f"(from GBK/GB18030: `iconv -f GB18030 -t UTF-8 {path.name} > {path.stem}.utf8.yaml`)"
+                          ) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -170,6 +186,23 @@ def _with_overrides(entry: EndpointConfig, overrides: dict[str, Any]) -> Endpoin
         raise ConfigError(f"invalid model setting: {problems}") from exc
 
 
+def _as_given(flag: str, spec: str) -> str:
+    return f"--patient llm:{spec}" if flag == "--patient" else f"{flag} {spec}"
+
+
+def _how_to_reach(flag: str, spec: str) -> str:
+    """How to name an endpoint for this role without guessing: roles other than the
+    clinician are served from the clinician's --base-url unless models.yaml names their own."""
+    entry = f"or add it to models.yaml:\n  models:\n    {spec}:\n      base_url: http://HOST:PORT/v1"
+    if flag == "--model":
+        return (f"To reach an OpenAI-compatible endpoint without a config file, give its URL:\n"
+                f"  --model {spec} --base-url http://HOST:PORT/v1\n{entry}")
+    role = {"--patient": "the LLM patient", "--judge": "the judge", "--embedder": "the embedder"}.get(flag, flag)
+    return (f"{_as_given(flag, spec)} names a model for {role}: without a models.yaml entry it is served by the "
+            f"clinician's endpoint, so give --base-url http://HOST:PORT/v1 (the server that serves {spec!r}), "
+            f"{entry}")
+
+
 def endpoint_for(
     spec: str,
     *,
@@ -194,13 +227,11 @@ def endpoint_for(
             looked = f"not in {path}" if path else "no models.yaml found (looked in " + ", ".join(map(str, search_paths())) + ")"
             builtins = f", and not a built-in ({', '.join(builtin_names())})" if flag == "--model" else ""
             raise ConfigError(
-                f"unknown model {spec!r}: {looked}{builtins}."
-                f"{_did_you_mean(spec, known)}\n"
-                f"To reach an OpenAI-compatible endpoint without a config file, give its URL:\n"
-                f"  {flag} {spec} --base-url http://HOST:PORT/v1"
+                f"unknown model {spec!r} (given with {_as_given(flag, spec)}): {looked}{builtins}."
+                f"{_did_you_mean(spec, known)}\n{_how_to_reach(flag, spec)}"
             )
         entry = _with_overrides(EndpointConfig(model=spec), overrides)
-        where = f"{flag} {spec} --base-url {url}"
+        where = f"{_as_given(flag, spec)} --base-url {url}"
 
     if entry.key_env and not os.environ.get(entry.key_env):
         raise ConfigError(
@@ -223,8 +254,11 @@ def resolve_model(
     temperature: float | None = None,
     max_tokens: int | None = None,
     timeout_s: float | None = None,
+    idle_timeout_s: float | None = None,
     max_attempts: int | None = None,
+    stop_after_s: float | None = None,
     stream: bool | None = None,
+    flag: str = "--model",
     **options: Any,
 ) -> ChatModel:
     """A ChatModel for ``--model SPEC``.
@@ -235,7 +269,8 @@ def resolve_model(
     """
     overrides = {
         "key_env": key_env, "concurrency": concurrency, "rpm": rpm, "temperature": temperature,
-        "max_tokens": max_tokens, "timeout_s": timeout_s, "max_attempts": max_attempts, "stream": stream,
+        "max_tokens": max_tokens, "timeout_s": timeout_s, "idle_timeout_s": idle_timeout_s,
+        "max_attempts": max_attempts, "stop_after_s": stop_after_s, "stream": stream,
     }
     overrides = {k: v for k, v in overrides.items() if v is not None}
 
@@ -252,7 +287,7 @@ def resolve_model(
         except (OSError, ValueError) as exc:
             raise ConfigError(f"--model {spec}: {exc}") from exc
 
-    entry, url = endpoint_for(spec, base_url=base_url, models_file=models_file, overrides=overrides)
+    entry, url = endpoint_for(spec, base_url=base_url, models_file=models_file, overrides=overrides, flag=flag)
     from medsim.models.openai_compat import OpenAICompatModel
 
     return OpenAICompatModel(
@@ -265,6 +300,8 @@ def resolve_model(
         temperature=entry.temperature,
         max_tokens=entry.max_tokens,
         timeout_s=entry.timeout_s,
+        idle_timeout_s=entry.idle_timeout_s,
+        stop_after_s=entry.stop_after_s,
         max_attempts=entry.max_attempts,
         prices=entry.prices.model_dump() if entry.prices else None,
         cache=cache,

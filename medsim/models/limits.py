@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,6 +49,49 @@ class TokenBucket:
             self.tokens -= 1.0
 
 
+class Slots:
+    """A semaphore whose size can change while it is in use (a server found to serve one
+    request at a time is given one). Waiters are served in arrival order."""
+
+    def __init__(self, value: int):
+        self.value = value
+        self.used = 0
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    async def acquire(self) -> None:
+        if self.used < self.value and not self._waiters:
+            self.used += 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # granted, then cancelled before it could be used
+            else:
+                try:
+                    self._waiters.remove(fut)
+                except ValueError:
+                    pass
+            raise
+
+    def release(self) -> None:
+        self.used = max(0, self.used - 1)
+        self._wake()
+
+    def resize(self, value: int) -> None:
+        self.value = max(1, value)
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._waiters and self.used < self.value:
+            fut = self._waiters.popleft()
+            if not fut.done():
+                self.used += 1
+                fut.set_result(None)
+
+
 class EndpointLimiter:
     """``async with limiter:`` around one request. Holds a concurrency slot first, then
     takes a rate token, so tokens are never hoarded by requests that cannot be sent."""
@@ -55,7 +99,7 @@ class EndpointLimiter:
     def __init__(self, concurrency: int | None = None, rpm: float | None = None, burst: float | None = None):
         self.concurrency = concurrency
         self.rpm = rpm
-        self._sem = asyncio.Semaphore(concurrency) if concurrency else None
+        self._sem = Slots(concurrency) if concurrency else None
         # Default burst: one tenth of a minute's allowance, so a 60 s window never sees
         # more than 1.1 × rpm requests.
         cap = burst if burst is not None else (max(1.0, rpm / 10) if rpm else 1.0)
@@ -81,6 +125,15 @@ class EndpointLimiter:
         self.in_flight -= 1
         if self._sem is not None:
             self._sem.release()
+
+    def limit_to(self, concurrency: int) -> None:
+        """From now on at most ``concurrency`` requests in flight (calls already sent finish)."""
+        self.concurrency = concurrency
+        if self._sem is None:
+            self._sem = Slots(concurrency)
+            self._sem.used = self.in_flight  # the calls already in flight hold slots
+        else:
+            self._sem.resize(concurrency)
 
 
 # asyncio primitives bind to the loop that first waits on them, so limiters are kept per

@@ -1,9 +1,18 @@
 """ChatModel over any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama, ...).
 
 Order of work in ``chat``: response cache → per-endpoint limiter (concurrency, rpm) →
-one request under a per-attempt timeout → retries on transient failures. The ``openai``
-package is imported in the constructor, never at module import, because it costs ~0.45 s
-and ``medsim --help`` must stay quick.
+one request watched by two clocks → retries on transient failures. The clocks: an idle
+timeout (no byte for N s: the server is stuck) and a generous total (the whole reply), so
+a slow model that streams is never mistaken for a dead one. Replies stream by default for
+that reason. An attempt that is given up on is cancelled on its connection, so the server
+stops generating it. The ``openai`` package is imported in the constructor, never at module
+import, because it costs ~0.45 s and ``medsim --help`` must stay quick.
+
+Whose fault is a failure? The endpoint's (recorded as an error, left out of the scores,
+retried by ``--resume``): no connection, HTTP errors, timeouts, bodies that are not the
+API's (HTML, broken JSON), streams cut before their end. The model's (its answer, scored):
+a complete reply whatever it says — empty text included, once the retries have given the
+endpoint a fair chance to say something else.
 """
 
 from __future__ import annotations
@@ -17,14 +26,28 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from medsim.models import health as endpoint_health
 from medsim.models.base import ChatContext, ChatResult, Message, ModelCallError, Usage
 from medsim.models.limits import get_limiter
-from medsim.models.retry import AttemptFailed, Failure, RetryPolicy, call_with_retries
+from medsim.models.retry import (
+    DEFAULT_IDLE_TIMEOUT_S,
+    DEFAULT_STOP_AFTER_S,
+    DEFAULT_TIMEOUT_S,
+    AttemptFailed,
+    Failure,
+    RetryPolicy,
+    call_with_retries,
+)
 from medsim.models.tokens import estimate_messages_tokens, estimate_tokens
 
 KEY_VARIABLES = ("MEDSIM_API_KEY", "OPENAI_API_KEY")
 PLACEHOLDER_KEY = "EMPTY"
-RESTREAM_NOTICE = "\n（连接中断，重新生成）\n"  # shown between a broken stream and its retry  # local servers (vLLM, llama.cpp) accept any key
+RESTREAM_NOTICE = "\n（连接中断，重新生成）\n"  # shown between a broken stream and its retry
+# What one reply may store and print. A model that ignores max_tokens (or a server without
+# one) is cut here: the stream is closed, so the server stops generating, and the text
+# kept is the model's answer, marked truncated. ~10× the longest legitimate answer.
+MAX_REPLY_CHARS = 20_000
+TRUNCATED_MARK = "\n…（回复过长，已截断）"
 
 
 def key_from_env(key_env: str | None = None) -> str:
@@ -139,7 +162,9 @@ class OpenAICompatModel:
         rpm: float | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
-        timeout_s: float | None = 120.0,
+        timeout_s: float | None = DEFAULT_TIMEOUT_S,
+        idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
+        stop_after_s: float | None = DEFAULT_STOP_AFTER_S,
         max_attempts: int = 4,
         prices: dict[str, float] | None = None,
         cache: Any = None,  # medsim.store.cache.ResponseCache
@@ -162,10 +187,11 @@ class OpenAICompatModel:
         self.rpm = rpm
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self.retry = retry or RetryPolicy(max_attempts=max_attempts, timeout_s=timeout_s)
+        self.retry = retry or RetryPolicy(max_attempts=max_attempts, timeout_s=timeout_s or None,
+                                          idle_timeout_s=idle_timeout_s or None, stop_after_s=stop_after_s or None)
         self.prices = dict(prices or {})
         self.cache = cache
-        self.stream = stream  # None: stream only when the caller wants tokens (on_token)
+        self.stream = stream  # None: stream whenever an idle timeout is set or tokens are shown
         self.stream_usage = stream_usage
         self.extra_body = extra_body
         self._sleep = sleep
@@ -174,6 +200,11 @@ class OpenAICompatModel:
 
     def __repr__(self) -> str:
         return f"OpenAICompatModel(name={self.name!r}, model={self.model!r}, base_url={safe_url(self.base_url)!r})"
+
+    @property
+    def label(self) -> str:
+        """How this endpoint is named in messages: served model @ URL."""
+        return f"{self.model} @ {safe_url(self.base_url) or 'the OpenAI API'}"
 
     def describe(self) -> dict[str, Any]:
         """Settings fit to store with a run: never the key, only the name of its variable."""
@@ -188,6 +219,8 @@ class OpenAICompatModel:
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "timeout_s": self.retry.timeout_s,
+            "idle_timeout_s": self.retry.idle_timeout_s,
+            "stop_after_s": self.retry.stop_after_s,
             "max_attempts": self.retry.max_attempts,
             "stream": self.stream,
             "prices": self.prices or None,
@@ -211,7 +244,9 @@ class OpenAICompatModel:
                 base_url=self.base_url,
                 api_key=self._api_key,
                 max_retries=0,  # ours are the only retries
-                timeout=self.retry.timeout_s,
+                # our own clocks watch every attempt (see _watched); the client's only bounds
+                # connecting, and anything our clocks would miss
+                timeout=self._openai.Timeout(self.retry.timeout_s, connect=min(30.0, self.retry.timeout_s or 30.0)),
             )
             self._clients[loop] = client
         return client
@@ -270,11 +305,13 @@ class OpenAICompatModel:
             params["response_format"] = {"type": "json_object"}
         if self.extra_body:
             params.update(self.extra_body)
-        # Streaming costs the client ~2x the CPU of a plain reply; batch runs do not need it.
-        stream = self.stream if self.stream is not None else on_token is not None
+        # Streaming lets the idle clock tell a slow model (tokens trickling in) from a stuck
+        # one; without an idle timeout a plain reply is cheaper (~half the client CPU).
+        stream = self.stream if self.stream is not None else (
+            on_token is not None or self.retry.idle_timeout_s is not None)
 
         limiter = get_limiter((self.base_url, self.model), self.concurrency, self.rpm)
-        timeout_s = self.retry.timeout_s
+        health = endpoint_health.get_health((self.base_url, self.model), self.label)
         log: list[dict[str, Any]] = []
 
         shown = [0]  # chars streamed to on_token by the current attempt
@@ -292,21 +329,41 @@ class OpenAICompatModel:
                 on_token(RESTREAM_NOTICE)
                 shown[0] = 0
             async with limiter:
-                t0 = time.perf_counter()
-                async with asyncio.timeout(timeout_s):
-                    if stream:
-                        out = await self._stream_once(params, show)
-                    else:
-                        out = await self._once(params, show)
-                return (*out, time.perf_counter() - t0)
+                if health.serial and limiter.concurrency != 1:
+                    limiter.limit_to(1)
+                watch = health.start(self.retry.idle_timeout_s)
+                try:
+                    once = self._stream_once if stream else self._once
+                    content, usage, meta = await self._watched(
+                        watch, health, lambda touch: once(params, show, touch))
+                except AttemptFailed as exc:
+                    if exc.fallback is not None:
+                        exc.fallback = (*exc.fallback, time.monotonic() - watch.sent)
+                    raise
+                finally:
+                    health.finish(watch)
+                done = time.monotonic()
+                health.succeeded(endpoint_health.sample(watch.sent, watch.first, done) if stream else None)
+                return content, usage, meta, done - watch.sent
+
+        def on_failure(number: int, failure: Failure, delay: float | None) -> None:
+            if failure.label != "empty content":  # a complete reply: the endpoint is working
+                health.failed(failure.text(), self.retry.stop_after_s)
+            if delay is not None:
+                health.retries += 1
+                endpoint_health.emit(endpoint_health.ModelEvent(
+                    "retry", self.label, f"{self._scrub(failure.text())} — attempt {number} of "
+                    f"{self.retry.max_attempts}, retrying in {delay:.1f} s",
+                    attempt=number, max_attempts=self.retry.max_attempts, delay_s=delay))
 
         try:
             (content, reported, meta, latency), attempts = await call_with_retries(
-                attempt, self.retry, classify_openai_error, sleep=self._sleep, log=log
+                attempt, self.retry, classify_openai_error, sleep=self._sleep, log=log,
+                on_failure=on_failure, gate=lambda: health.down,
             )
         except ModelCallError as exc:
             # an endpoint may echo the key in an error body; reasons are stored with the run
-            raise ModelCallError(self._scrub(exc.reason), attempts=exc.attempts) from exc.__cause__
+            raise type(exc)(self._scrub(exc.reason), attempts=exc.attempts) from exc.__cause__
         for entry in log:
             entry["error"] = self._scrub(entry["error"])
         if reported is not None:
@@ -328,6 +385,47 @@ class OpenAICompatModel:
                 await asyncio.to_thread(self.cache.put, key, result)
         return result
 
+    async def _watched(self, watch: Any, health: Any, run: Callable[[Callable[[], None]], Any]) -> Any:
+        """Run one attempt under the idle and total clocks. On either, the attempt's task is
+        cancelled — which closes its connection, so the server stops generating it."""
+        idle, total = self.retry.idle_timeout_s, self.retry.timeout_s
+        task = asyncio.ensure_future(run(lambda: health.touch(watch)))
+        try:
+            while True:
+                now = time.monotonic()
+                left = []
+                if total:
+                    left.append(watch.sent + total - now)
+                if idle:
+                    left.append(idle - health.silent_for(watch, now))
+                wait = max(0.0, min(left)) + 0.01 if left else None
+                done, _ = await asyncio.wait({task}, timeout=wait)
+                if done:
+                    return task.result()
+                now = time.monotonic()
+                if total and now - watch.sent >= total:
+                    raise AttemptFailed(Failure("timeout", f"no complete reply within {total:g} s"))
+                if idle and health.silent_for(watch, now) >= idle:
+                    where = "in the middle of the reply" if watch.last is not None else "before any reply"
+                    raise AttemptFailed(Failure("idle timeout", f"no data for {idle:g} s {where}"))
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task})  # its finally closes the stream and the connection
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: an abandoned attempt's error is not "never retrieved"
+
+    def _not_the_api(self, path: str, text: str, content_type: str | None = None) -> AttemptFailed:
+        """A body that is a web page (or other text) where the API's JSON was expected."""
+        url = f"{safe_url(self.base_url) or 'https://api.openai.com/v1'}{path}"
+        start = " ".join(str(text)[:120].split())
+        kind = "an HTML page" if "<html" in start.lower() or start.lower().startswith("<!doctype") else "text that is not JSON"
+        return AttemptFailed(Failure(
+            "not an API reply",
+            f"{url} answered {kind}{f' ({content_type})' if content_type else ''}, not the API's JSON — is "
+            f"{safe_url(self.base_url)} the API's address (often ending in /v1) rather than a web UI or a proxy's "
+            f"login page? It began: {start!r}", retryable=False))
+
     async def _post(self, body: dict[str, Any], *, stream: bool) -> Any:
         """POST /chat/completions through the client's documented custom-request path.
 
@@ -345,9 +443,20 @@ class OpenAICompatModel:
         return await client.post("/chat/completions", body=body, cast_to=object)
 
     async def _once(
-        self, params: dict[str, Any], on_token: Callable[[str], None] | None
+        self, params: dict[str, Any], on_token: Callable[[str], None] | None, touch: Callable[[], None] | None = None,
     ) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
         resp = await self._post(params, stream=False)
+        if touch is not None:
+            touch()
+        content, usage, meta = self._from_completion(resp)
+        if on_token is not None and content:
+            on_token(content)
+        return self._checked(content, usage, meta)
+
+    def _from_completion(self, resp: Any) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
+        if isinstance(resp, str | bytes):
+            raise self._not_the_api("/chat/completions", resp.decode("utf-8", "replace") if isinstance(resp, bytes)
+                                    else resp)
         try:
             choice = resp["choices"][0]
             message = choice["message"]
@@ -360,26 +469,63 @@ class OpenAICompatModel:
             raise AttemptFailed(Failure("malformed body", f"no choices[0].message in the reply ({type(exc).__name__})")) from exc
         if not isinstance(content, str):
             raise AttemptFailed(Failure("malformed body", "message.content is not text"))
+        if len(content) > MAX_REPLY_CHARS:
+            content = content[:MAX_REPLY_CHARS] + TRUNCATED_MARK
+            meta["truncated"] = True
+        return content, usage, meta
+
+    @staticmethod
+    def _checked(content: str, usage: Any, meta: dict[str, Any]) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
+        """A complete reply with no text is retried; when the retries are spent it is the
+        model's answer (scored as empty), not the endpoint's failure."""
         if not content.strip():
-            raise AttemptFailed(Failure("empty content", f"the reply had no text (finish_reason={finish})"))
-        if on_token is not None:
-            on_token(content)
+            finish = meta.get("finish_reason")
+            why = (" — it hit max_tokens before any text: raise --max-tokens" if finish == "length" else "")
+            raise AttemptFailed(Failure("empty content", f"the reply had no text (finish_reason={finish}){why}"),
+                                fallback=(content, usage, {**meta, "empty": True}))
         return content, usage, meta
 
     async def _stream_once(
-        self, params: dict[str, Any], on_token: Callable[[str], None] | None
+        self, params: dict[str, Any], on_token: Callable[[str], None] | None, touch: Callable[[], None] | None = None,
     ) -> tuple[str, dict[str, Any] | None, dict[str, Any]]:
         body = {**params, "stream": True}
         if self.stream_usage:
             body["stream_options"] = {"include_usage": True}
         stream = await self._post(body, stream=True)
+        content_type = (stream.response.headers.get("content-type") or "").lower()
+        if "event-stream" not in content_type:
+            # Not a stream: a server that ignored stream=true answers JSON (use it), a web UI
+            # or proxy answers a page (say so, naming the URL).
+            try:
+                raw = await stream.response.aread()
+            finally:
+                await stream.close()
+            if touch is not None:
+                touch()
+            text = raw.decode("utf-8", "replace")
+            if "json" in content_type:
+                import json
+
+                try:
+                    resp = json.loads(text)
+                except ValueError:
+                    raise self._not_the_api("/chat/completions", text, content_type) from None
+                content, usage, meta = self._from_completion(resp)
+                if on_token is not None and content:
+                    on_token(content)
+                return self._checked(content, usage, meta)
+            raise self._not_the_api("/chat/completions", text, content_type)
         parts: list[str] = []
+        size = 0
         thoughts: list[str] = []
         usage = None
         finish = None
         rid = None
+        truncated = False
         try:
             async for chunk in stream:  # dicts: the SDK's SSE decoder, our own field access
+                if touch is not None:
+                    touch()
                 try:
                     rid = rid or chunk.get("id")
                     usage = _usage_of(chunk) or usage
@@ -394,22 +540,30 @@ class OpenAICompatModel:
                         finish = choice["finish_reason"]
                 except (AttributeError, IndexError, KeyError, TypeError) as exc:
                     raise AttemptFailed(Failure("malformed body", f"unreadable stream chunk ({type(exc).__name__})")) from exc
-                if thought:
+                if thought and sum(map(len, thoughts)) < MAX_REPLY_CHARS:
                     thoughts.append(thought)
                 if text:
+                    if size + len(text) > MAX_REPLY_CHARS:
+                        text = text[: MAX_REPLY_CHARS - size]
+                        truncated = True
                     parts.append(text)
-                    if on_token is not None:
+                    size += len(text)
+                    if on_token is not None and text:
                         on_token(text)
+                    if truncated:
+                        if on_token is not None:
+                            on_token(TRUNCATED_MARK)
+                        break  # closing the stream below tells the server to stop generating
         finally:
             await stream.close()  # hand the connection back even when the stream broke
         content = "".join(parts)
-        meta = {"id": rid, "finish_reason": finish}
+        meta: dict[str, Any] = {"id": rid, "finish_reason": finish}
         _reasoning(meta, "".join(thoughts))
+        if truncated:
+            return content + TRUNCATED_MARK, usage, {**meta, "finish_reason": finish or "length", "truncated": True}
         if finish is None:
             raise AttemptFailed(Failure("stream cut", f"the stream ended without a finish_reason after {len(content)} chars"))
-        if not content.strip():
-            raise AttemptFailed(Failure("empty content", f"the reply had no text (finish_reason={finish})"))
-        return content, usage, meta
+        return self._checked(content, usage, meta)
 
 
 def _usage_of(obj: dict[str, Any]) -> dict[str, Any] | None:

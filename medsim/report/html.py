@@ -25,6 +25,8 @@ summary{cursor:pointer}.turn{margin:.4em 0;padding:.4em .6em;border-radius:4px;w
 .who{font-weight:bold;margin-right:.5em}mark.bad{background:#ffd5d5}mark.good{background:#d8f5d8}
 .radar text{font-size:11px}
 """
+TURN_CHARS = 4000  # a turn shown in full up to this; the rest is in the run store
+EPISODE_CHARS = 12000  # all turns of one episode shown up to this: a rambling model keeps the report small
 SPEAKER = {"patient": "患者", "clinician": "医生（模型）", "oracle": "检查结果", "stage": "病历", "system": "题目/提示"}
 BAD = {"contradicted", "value_mismatch", "unsupported"}
 
@@ -100,10 +102,22 @@ def _episode_html(episode: dict[str, Any], scores: list[dict[str, Any]]) -> str:
     status = (f'<span class="err">error: {esc(episode["error"])}</span>' if episode["error"]
               else f"score {_fmt(episode['item_score'])}")
     rows = [f"<details><summary>{esc(episode['case_id'])} · {status}</summary>"]
-    for turn in transcript.get("turns", []):
+    budget = EPISODE_CHARS
+    turns = transcript.get("turns", [])
+    for number, turn in enumerate(turns):
         speaker = turn["speaker"]
         text = turn["text"]
-        body = highlight(text, findings) if speaker == "clinician" and text == final_text else esc(text)
+        if budget <= 0:
+            rows.append(f"<p class='muted'>… {len(turns) - number} more turn(s) in the run store "
+                        f"(<code>medsim show-run --items</code>)</p>")
+            break
+        shown = min(TURN_CHARS, budget)
+        cut = len(text) > shown
+        if cut:
+            body = esc(text[:shown]) + f"<span class='muted'> … ({len(text) - shown} more characters in the run store)</span>"
+        else:
+            body = highlight(text, findings) if speaker == "clinician" and text == final_text else esc(text)
+        budget -= min(len(text), shown)
         rows.append(f'<div class="turn {esc(speaker)}"><span class="who">{esc(SPEAKER.get(speaker, speaker))}</span>'
                     f"{body}</div>")
     if transcript.get("parse_error"):
@@ -141,23 +155,36 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
            f"<h1>medsim run {esc(run['id'])}</h1>",
            f"<p>model <b>{esc(run['model'])}</b> · status {esc(run['status'])} · medsim {esc(run['medsim_version'])}"
            f" · taxonomy {esc(summary['taxonomy'])}</p>",
-           "<h2>Dimensions</h2>", radar_svg(summary["dimensions"]),
-           "<table><tr><th>dimension</th><th>score</th><th>95% CI</th><th>scenarios</th></tr>"]
+           "<h2>Dimensions</h2>", radar_svg(summary["dimensions"])]
+    overall = summary.get("overall") or {}
+    if overall.get("score") is not None:
+        note = ("over every dimension and planned item" if overall["complete"] else
+                f"<span class='err'>incomplete</span>: over {overall['dimensions']} of {overall['of']} dimensions; "
+                "not comparable with a complete run")
+        out.append(f"<p>overall <b>{_fmt(overall['score'])}</b> ({note})</p>")
+    out.append("<table><tr><th>dimension</th><th>score</th><th>95% CI</th><th>coverage</th><th>scenarios</th></tr>")
     for d in summary["dimensions"]:
         ci = f"{d['ci'][0]:.3f}–{d['ci'][1]:.3f}" if d["ci"] else ""
+        mark = "" if d.get("complete", True) or d["score"] is None else " <span class='err'>incomplete</span>"
         out.append(f"<tr><td>{esc(d['name'])} <span class='muted'>{esc(d['id'])}</span></td>"
-                   f"<td class='num'>{_fmt(d['score'])}</td><td class='num'>{ci}</td>"
-                   f"<td>{esc(', '.join(d['scenarios']))}</td></tr>")
-    out.append("</table><h2>Scenarios</h2><table><tr><th>scenario</th><th>score</th><th>95% CI</th><th>items</th>"
-               "<th>errors</th><th>injections</th><th>judge ≠ rules</th><th>by scorer</th><th>tokens</th><th>cost</th>"
+                   f"<td class='num'>{_fmt(d['score'])}{mark}</td><td class='num'>{ci}</td>"
+                   f"<td>{esc(d.get('coverage_text', ''))}</td><td>{esc(', '.join(d['scenarios']))}</td></tr>")
+    out.append("</table><h2>Scenarios</h2><table><tr><th>scenario</th><th>score</th><th>95% CI</th>"
+               "<th>scored/planned</th><th>errors</th><th>injections</th><th>judge ≠ rules</th><th>by scorer</th>"
+               "<th>tokens</th><th>cost</th>"
                "<th>mean latency</th></tr>")
     for s in summary["scenarios"]:
         ci = f"{s['ci'][0]:.3f}–{s['ci'][1]:.3f}" if s["ci"] else ""
+        if ci and not s.get("ci_reliable", True):
+            ci += " <span class='muted'>(few items)</span>"
         by = "; ".join(f"{esc(k)} {v:.2f}" for k, v in [*sorted(s["by_scorer"].items()), *s["rates"].items()])
         latency = "" if s["mean_latency_s"] is None else f"{s['mean_latency_s']:.2f}s"
         errors = f"<span class='err'>{s['errors']}</span>" if s["errors"] else "0"
+        covered = f"{s['scored']}/{s.get('planned', '?')}"
+        if s.get("planned") and s["scored"] < s["planned"]:
+            covered = f"<span class='err'>{covered}</span>"
         out.append(f"<tr><td>{esc(s['id'])}</td><td class='num'>{_fmt(s['score'])}</td><td class='num'>{ci}</td>"
-                   f"<td class='num'>{s['n']}</td><td class='num'>{errors}</td>"
+                   f"<td class='num'>{covered}</td><td class='num'>{errors}</td>"
                    f"<td class='num'>{s.get('injections', 0)}</td><td class='num'>{s.get('judge_disagreements', 0)}</td>"
                    f"<td>{by}</td>"
                    f"<td class='num'>{s['tokens']}</td><td class='num'>{s['cost']:.4f}</td>"

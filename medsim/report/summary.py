@@ -1,7 +1,10 @@
 """A run's results as plain data: scenario and dimension scores with CIs, errors, usage.
 
 Every figure is computed from the stored episodes and scores, so a report can always be
-traced back to transcripts.
+traced back to transcripts. Every score carries its coverage — items scored of items the run
+planned — because a mean over the items that happened to succeed is not a mean over the
+benchmark: items lost to endpoint errors stay out of the mean, and the coverage says so. A
+dimension or overall score over missing scenarios or dimensions is marked incomplete.
 """
 
 from __future__ import annotations
@@ -14,6 +17,15 @@ from medsim.scenario.schema import ScorerRef, Taxonomy
 from medsim.scoring.aggregate import Item, dimension_scores, scenario_score
 from medsim.scoring.base import Score
 from medsim.store.db import Store
+
+MIN_ITEMS_FOR_CI = 10  # below this, a bootstrap interval is shown but said to be unreliable
+
+
+def coverage_text(scored: int, planned: int | None) -> str:
+    """"37/40 (92%)": how much of what was planned a score stands on."""
+    if not planned:
+        return f"{scored}/?"
+    return f"{scored}/{planned}" + ("" if scored == planned else f" ({100 * scored / planned:.0f}%)")
 
 
 def _items(store: Store, run_id: str, episodes: list[dict[str, Any]]
@@ -100,14 +112,21 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     scenarios = []
     unscored = scorer_errors(store, run["id"])
     checks = integrity(episodes, store.scores(run["id"]), store.path)
+    planned: dict[str, int] = dict(run["config"].get("planned") or {})
+    for scenario_id in planned:  # planned but not one item stored yet (a run stopped early)
+        items.setdefault(scenario_id, [])
     for scenario_id, scenario_items in sorted(items.items()):
         result = scenario_score(scenario_items, refs.get(scenario_id), scenario_id=scenario_id)
         scenario_scores.append(result)
         use = usage.get(scenario_id, {})
         errors = sorted({item.error for item in scenario_items if item.error})
+        n_planned = planned.get(scenario_id) or result.n_items
         scenarios.append({
             "id": scenario_id, "score": result.score, "ci": result.ci, "n": result.n_items,
-            "scored": result.n_scored, "errors": sum(1 for item in scenario_items if item.error),
+            "scored": result.n_scored, "planned": n_planned,
+            "coverage": (result.n_scored / n_planned) if n_planned else None,
+            "ci_reliable": result.n_scored >= MIN_ITEMS_FOR_CI,
+            "errors": sum(1 for item in scenario_items if item.error),
             "error_reasons": errors[:5], "by_scorer": result.by_scorer, "rates": result.rates,
             "scorer_errors": unscored.get(scenario_id, {}),
             "injections": checks["by_scenario"].get(scenario_id, {}).get("injections", 0),
@@ -115,15 +134,29 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
             "mean_latency_s": (use["latency_s"] / use["n"]) if use.get("n") else None,
         })
+    by_id = {s["id"]: s for s in scenarios}
     tax = with_declared_dimensions(get_taxonomy(taxonomy), run["config"].get("scenario_dimensions", {}))
-    dimensions = [
-        {"id": d.dimension_id, "name": d.name, "score": d.score, "ci": d.ci, "scenarios": d.scenarios,
-         "missing": d.missing}
-        for d in dimension_scores(scenario_scores, tax)
-    ]
+    dimensions = []
+    for d in dimension_scores(scenario_scores, tax):
+        listed = [sid for dim in tax.dimensions if dim.id == d.dimension_id for sid in dim.scenarios]
+        scored = sum(by_id[sid]["scored"] for sid in d.scenarios)
+        wanted = sum(by_id[sid]["planned"] for sid in d.scenarios)
+        complete = d.score is not None and not d.missing and scored == wanted
+        dimensions.append({
+            "id": d.dimension_id, "name": d.name, "score": d.score, "ci": d.ci, "scenarios": d.scenarios,
+            "missing": d.missing, "listed": listed, "complete": complete,
+            "coverage_text": (f"{len(d.scenarios)}/{len(listed)} scenarios, {coverage_text(scored, wanted)} items"
+                              if d.score is not None else f"0/{len(listed)} scenarios"),
+        })
+    present = [d for d in dimensions if d["score"] is not None]
+    overall = {
+        "score": (sum(d["score"] for d in present) / len(present)) if present else None,
+        "dimensions": len(present), "of": len(dimensions),
+        "complete": bool(present) and len(present) == len(dimensions) and all(d["complete"] for d in present),
+    }
     return {
         "simulators": simulator_stats(episodes),
         "run": {k: run[k] for k in ("id", "model", "status", "created", "finished", "medsim_version")},
         "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
-        "calls": store.call_stats(run["id"]), "integrity": checks,
+        "overall": overall, "calls": store.call_stats(run["id"]), "integrity": checks,
     }

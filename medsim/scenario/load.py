@@ -3,11 +3,18 @@
 All problems come back as ``Problem`` records (``path:line:col: field: message``); nothing here
 raises a traceback at an author. Cross-file rules live here too: case files stay inside the
 scenario's folder, case ids are unique, gold answers carry the fields the scenario asks for.
+So do the rules a file can break without breaking its schema: a template placeholder that
+names nothing (``{questoin}`` would reach the model literally), two stages with one id, and
+a stage that shows the model the very field it asks for (the answer inside the question).
+
+``cases:`` names one case file, several, or a glob (``cases/exam_*.jsonl``); a big question
+bank is best kept as JSONL, which is read a line at a time.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +22,20 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from medsim.scenario.schema import Case, CaseFile, Scenario
+from medsim.scenario.schema import RECORD_FIELDS, Case, CaseFile, Scenario
 from medsim.scenario.yamlpos import FileProblem, Located, Problem, load_jsonl, load_yaml
+
+# What a prompt template may name (see medsim.sim.prompts.render) and what an opening may.
+PROMPT_PLACEHOLDERS = frozenset({"question", "options", "steps", "record", *RECORD_FIELDS})
+OPENING_PLACEHOLDERS = frozenset(RECORD_FIELDS)
+_ANY_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Answer fields that are record fields under another name: asking for one while showing the
+# other puts the answer in the question.
+ANSWER_RECORD_FIELD = {"diagnosis": "diagnosis", "primary_diagnosis": "diagnosis", "diagnoses": "diagnosis",
+                       "main_diagnosis": "diagnosis", "differential": "diagnosis", "differential_diagnosis": "diagnosis",
+                       "tests": "tests", "test": "tests", "exams": "tests", "examinations": "tests"}
+SCORER_DEFAULT_FIELD = {"diagnosis_match": "diagnosis"}
+PHI_CHECK_CASES = 2000  # validate checks this many cases of a big file for PHI, and says so
 
 
 @dataclass
@@ -24,9 +43,10 @@ class LoadedScenario:
     scenario: Scenario
     cases: list[Case]
     path: Path
-    case_path: Path | None = None
+    case_path: Path | None = None  # the first case file (None: cases inline)
     case_source: str | None = None
     warnings: list[Problem] = field(default_factory=list)
+    case_paths: list[Path] = field(default_factory=list)  # every case file, in order
 
     def case(self, case_id: str) -> Case:
         for case in self.cases:
@@ -126,8 +146,34 @@ def _load_case_file_cached(path: Path, display: str, mtime_ns: int, size: int):
     return load_case_file(path, display=display)
 
 
-def _resolve_case_path(scenario_path: Path, ref: str, located: Located) -> tuple[Path | None, list[Problem]]:
-    line, col = located.where(("cases",))
+def _resolve_case_refs(scenario_path: Path, refs: list[str], located: Located, loc: tuple,
+                       listed: bool) -> tuple[list[Path], list[Problem]]:
+    """Case files named by ``cases:``: paths and globs, in order, each file once."""
+    paths: list[Path] = []
+    problems: list[Problem] = []
+    folder = scenario_path.resolve().parent
+    for index, ref in enumerate(refs):
+        ref_loc = loc + (index,) if listed else loc
+        if any(ch in ref for ch in "*?["):
+            line, col = located.where(ref_loc)
+            matched = sorted(p for p in folder.glob(ref) if p.is_file() and p.suffix in {".yaml", ".yml", ".jsonl"})
+            if not matched:
+                problems.append(Problem(located.path, line, col, "cases",
+                                        f"{ref!r} matches no .yaml/.yml/.jsonl case file in {folder}"))
+            for target in matched:
+                if target.resolve().is_relative_to(folder) and target not in paths:
+                    paths.append(target)
+            continue
+        target, errs = _resolve_case_path(scenario_path, ref, located, ref_loc)
+        problems += errs
+        if target and target not in paths:
+            paths.append(target)
+    return paths, problems
+
+
+def _resolve_case_path(scenario_path: Path, ref: str, located: Located,
+                       loc: tuple = ("cases",)) -> tuple[Path | None, list[Problem]]:
+    line, col = located.where(loc)
     folder = scenario_path.resolve().parent
     target = (folder / ref).resolve()
     if not target.is_relative_to(folder):
@@ -195,6 +241,98 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
         if case.probe and case.probe.at_turn > scenario.clinician.max_turns:
             problem("probe", f"probe.at_turn {case.probe.at_turn} is beyond clinician.max_turns "
                              f"{scenario.clinician.max_turns}")
+    return problems
+
+
+def _text_position(located: Located, loc: tuple, needle: str) -> tuple[int, int]:
+    """Where ``needle`` is written inside the value at ``loc`` (a block scalar spans lines):
+    the first occurrence at or after the field's own position, else the field's position."""
+    line, col = located.where(loc)
+    lines = located.text.splitlines()
+    for number in range(line - 1, min(len(lines), line + 400)):
+        start = col - 1 if number == line - 1 else 0
+        found = lines[number].find(needle, start)
+        if found >= 0:
+            return number + 1, found + 1
+    return line, col
+
+
+def _template_problems(scenario: Scenario, located: Located) -> list[Problem]:
+    """Placeholders that name nothing: medsim would send them to the model literally."""
+    templates: list[tuple[tuple, str | None, frozenset[str]]] = [
+        (("clinician", "prompt"), scenario.clinician.prompt, PROMPT_PLACEHOLDERS),
+        (("patient", "opening"), scenario.patient.opening, OPENING_PLACEHOLDERS),
+        *((("stages", i, "prompt"), stage.prompt, PROMPT_PLACEHOLDERS) for i, stage in enumerate(scenario.stages)),
+    ]
+    problems = []
+    for loc, text, known in templates:
+        for match in _ANY_PLACEHOLDER.finditer(text or ""):
+            name = match.group(1)
+            if name in known:
+                continue
+            close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+            hint = f"; did you mean {{{close[0]}}}?" if close else f" (known: {', '.join(sorted(known))})"
+            line, col = _text_position(located, loc, match.group(0))
+            problems.append(Problem(located.path, line, col, _field_path(loc),
+                                    f"unknown placeholder {match.group(0)}: it would reach the model as written{hint}"))
+    return problems
+
+
+def _asked_record_fields(spec_fields: dict[str, str], scorers: list[Any]) -> set[str]:
+    """Record fields an answer asks for: its JSON fields, and what its scorers read."""
+    names = set(spec_fields)
+    for ref in scorers:
+        configured = ref.config.get("field") or SCORER_DEFAULT_FIELD.get(ref.name)
+        if isinstance(configured, str):
+            names.add(configured)
+        for name in ref.config.get("fields") or []:
+            if isinstance(name, str):
+                names.add(name)
+    return {ANSWER_RECORD_FIELD[n] for n in names if n in ANSWER_RECORD_FIELD}
+
+
+def _stage_problems(scenario: Scenario, located: Located) -> list[Problem]:
+    """Duplicate stage ids, and any place the model is shown the field it is asked for."""
+    problems = []
+    seen: dict[str, int] = {}
+    for index, stage in enumerate(scenario.stages):
+        if stage.id in seen:
+            line, col = located.where(("stages", index, "id"))
+            first, _ = located.where(("stages", seen[stage.id], "id"))
+            problems.append(Problem(located.path, line, col, f"stages[{index}].id",
+                                    f"duplicate stage id {stage.id!r} (first used at line {first}); give each stage "
+                                    "its own id: answers are kept per stage"))
+        seen.setdefault(stage.id, index)
+    for index, stage in enumerate(scenario.stages):
+        asked = _asked_record_fields(stage.answer.fields if stage.answer.format == "json" else {},
+                                     scenario.scoring if stage.scored else [])
+        for earlier in range(index + 1):
+            shown = scenario.stages[earlier]
+            for name in sorted(asked & set(shown.reveal)):
+                at = list(shown.reveal).index(name)
+                line, col = located.where(("stages", earlier, "reveal", at))
+                when = "in the same stage" if earlier == index else f"before stage {stage.id!r} asks for it"
+                problems.append(Problem(
+                    located.path, line, col, f"stages[{earlier}].reveal",
+                    f"stage {shown.id!r} reveals {name} {when}: the answer would be in the question; reveal "
+                    f"{name} only in a stage after {stage.id!r}"))
+    if scenario.kind != "staged":
+        spec = scenario.clinician.answer
+        asked = _asked_record_fields(spec.fields if spec.format == "json" else {}, scenario.scoring)
+        disclose = scenario.patient.disclose
+        if scenario.kind == "dialogue":
+            for group in ("volunteered", "on_ask", "on_exam"):
+                names = list(getattr(disclose, group))
+                for name in sorted(asked & set(names)):
+                    line, col = located.where(("patient", "disclose", group, names.index(name)))
+                    problems.append(Problem(
+                        located.path, line, col, f"patient.disclose.{group}",
+                        f"the patient would disclose {name} ({group}), which the model is asked for: list it "
+                        "under never"))
+        for name in sorted(asked & set(_ANY_PLACEHOLDER.findall(scenario.clinician.prompt or ""))):
+            line, col = _text_position(located, ("clinician", "prompt"), f"{{{name}}}")
+            problems.append(Problem(located.path, line, col, "clinician.prompt",
+                                    f"the prompt shows {{{name}}}, which the model is asked for"))
     return problems
 
 
@@ -279,39 +417,76 @@ def load_scenario(path: Path | str, *, check_phi: bool = False, check_scorers: b
     data = dict(located.data)
     problems: list[Problem] = []
     case_ref = data.get("cases")
-    case_path: Path | None = None
-    case_located = located
-    case_loc: tuple = ("cases",)
-    case_display = display
-    cases: list[Case] = []
-    case_source = None
-    if isinstance(case_ref, str):
-        case_path, errs = _resolve_case_path(path, case_ref, located)
+    refs = [case_ref] if isinstance(case_ref, str) else (
+        case_ref if isinstance(case_ref, list) and case_ref and all(isinstance(r, str) for r in case_ref) else [])
+    case_paths, errs = _resolve_case_refs(path, refs, located, ("cases",), isinstance(case_ref, list))
+    problems += errs
+    # (cases, located, display, loc) per case file, or the scenario's own inline list
+    parts: list[tuple[list[Case], Located, str, tuple]] = []
+    sources: list[str] = []
+    for case_path in case_paths:
+        case_display = _display(case_path)
+        try:
+            stat = case_path.stat()
+            file_cases, source, errs, file_located = _load_case_file_cached(
+                case_path, case_display, stat.st_mtime_ns, stat.st_size)
+        except FileProblem as exc:
+            problems.append(exc.problem)
+            continue
         problems += errs
-        if case_path:
-            case_display = _display(case_path)
-            try:
-                stat = case_path.stat()
-                cases, case_source, errs, case_located = _load_case_file_cached(
-                    case_path, case_display, stat.st_mtime_ns, stat.st_size)
-                problems += errs
-                case_loc = () if case_path.suffix == ".jsonl" else ("cases",)
-            except FileProblem as exc:
-                problems.append(exc.problem)
+        if source and source not in sources:
+            sources.append(source)
+        parts.append((file_cases, file_located, case_display, () if case_path.suffix == ".jsonl" else ("cases",)))
 
     scenario, errs = _validate(Scenario, data, located)
     problems += errs
-    if scenario is not None and isinstance(scenario.cases, list):
-        cases = scenario.cases
+    if scenario is not None and isinstance(scenario.cases, list) and not refs:
+        parts = [(list(scenario.cases), located, display, ("cases",))]
+    cases = [case for part in parts for case in part[0]]
     if scenario is not None and not cases and not problems:
         problems.append(Problem(display, *located.where(("cases",)), "cases", "the scenario has no cases"))
     if scenario is not None:
-        problems += _cross_checks(scenario, cases, case_located, case_display, case_loc)
+        for file_cases, file_located, case_display, case_loc in parts:
+            problems += _cross_checks(scenario, file_cases, file_located, case_display, case_loc)
+        problems += _duplicates_across(parts)
+        problems += _template_problems(scenario, located)
+        problems += _stage_problems(scenario, located)
         if check_scorers:
             problems += _scorer_problems(scenario, located)
     errors = [p for p in problems if p.severity == "error"]
     if errors or scenario is None:
         raise ScenarioInvalid(errors or problems)
-    warnings = _phi_warnings(cases, case_located, case_display, case_loc) if check_phi else []
+    warnings: list[Problem] = []
+    if check_phi:
+        budget = PHI_CHECK_CASES
+        for file_cases, file_located, case_display, case_loc in parts:
+            checked = file_cases[:budget]
+            warnings += _phi_warnings(checked, file_located, case_display, case_loc)
+            if len(checked) < len(file_cases):
+                warnings.append(Problem(case_display, 1, 1, "", f"checked the first {len(checked)} of "
+                                        f"{len(file_cases)} cases for PHI (run `medsim deid` over the whole file)",
+                                        severity="warning"))
+            budget -= len(checked)
+    case_path = case_paths[0] if case_paths else None
+    case_source = "; ".join(sources) or None
     return LoadedScenario(scenario=scenario, cases=cases, path=path, case_path=case_path,
-                          case_source=case_source, warnings=warnings)
+                          case_source=case_source, warnings=warnings, case_paths=case_paths)
+
+
+def _duplicates_across(parts: list[tuple[list[Case], Located, str, tuple]]) -> list[Problem]:
+    """A case id used in two case files of one scenario (within a file, _cross_checks says it)."""
+    if len(parts) < 2:
+        return []
+    first: dict[str, str] = {}
+    problems = []
+    for file_cases, file_located, case_display, case_loc in parts:
+        local: set[str] = set()
+        for index, case in enumerate(file_cases):
+            if case.id in first and case.id not in local:
+                line, col = file_located.where(case_loc + (index,))
+                problems.append(Problem(case_display, line, col, _field_path(case_loc + (index, "id")),
+                                        f"duplicate case id {case.id!r} (also in {first[case.id]})"))
+            local.add(case.id)
+        for case_id in local:
+            first.setdefault(case_id, case_display)
+    return problems

@@ -330,7 +330,8 @@ class Scenario(Strict):
     kind: Literal["dialogue", "single_turn", "staged"]
     description: str | None = Field(None, description="场景说明")
     references: list[str] = Field(default_factory=list, description="引用的标准、指南、基准")
-    cases: str | list[Case] = Field(description="病例：内联列表，或相对本文件的 YAML/JSONL 文件路径")
+    cases: str | list[str] | list[Case] = Field(
+        description="病例：内联列表；或相对本文件的 YAML/JSONL 文件路径，可列多个文件或用通配符（cases/exam_*.jsonl）")
     patient: PatientSpec = Field(default_factory=PatientSpec)
     oracle: OracleSpec = Field(default_factory=OracleSpec)
     clinician: ClinicianSpec

@@ -3,7 +3,8 @@
 Parsing goes node by node so each field path maps to a ``line:col``; pydantic's error
 locations are then turned into positions an author can jump to. Hostile input is refused
 before it can hurt: oversized files, bytes that are not UTF-8, and alias bombs (a few lines
-of anchors that expand to billions of nodes).
+of anchors that expand to billions of nodes). JSONL is read a line at a time, so a question
+bank of any realistic size fits; a runaway file or line is still stopped.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Any
 
 import yaml
 
-MAX_FILE_BYTES = 10 * 1024 * 1024  # the largest bundled case file is well under 1 MB
-MAX_EXPANDED_NODES = 200_000  # far above any real scenario, far below an alias bomb
+MAX_FILE_BYTES = 64 * 1024 * 1024  # YAML is parsed whole: 64 MB is ~100,000 exam items
+MAX_JSONL_BYTES = 4 * 1024 ** 3  # JSONL is streamed: only a runaway file meets this
+MAX_LINE_BYTES = 4 * 1024 * 1024  # one case on one line: 4 MB is a whole 病历 many times over
+MAX_EXPANDED_NODES = 5_000_000  # ~50 nodes a case: far above any real bank, far below an alias bomb
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10× faster
 
@@ -50,6 +53,7 @@ class Located:
     data: Any
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     path: str = ""
+    text: str = ""  # the file's text (YAML only), to place a problem inside a multi-line value
 
     def where(self, loc: tuple) -> tuple[int, int]:
         """The position of ``loc`` or of its nearest ancestor that has one."""
@@ -69,8 +73,9 @@ def read_text(path: Path, display: str) -> str:
     if size > MAX_FILE_BYTES:
         raise FileProblem(Problem(
             display, 1, 1, "",
-            f"file is {size / 1e6:.1f} MB; medsim reads at most {MAX_FILE_BYTES // 2**20} MB per file "
-            "(split the cases into several files, or use JSONL)",
+            f"file is {size / 1e6:.1f} MB; medsim reads YAML files of at most {MAX_FILE_BYTES // 2**20} MB "
+            "(write the cases as JSONL, one case a line, which has no such limit; or split them into several "
+            "files and list them under `cases:`)",
         ))
     raw = path.read_bytes()
     try:
@@ -143,22 +148,41 @@ def load_yaml(path: Path, display: str | None = None) -> Located:
         loader.dispose()
     positions: dict[tuple, tuple[int, int]] = {}
     _collect_positions(node, (), positions)
-    return Located(data=data, positions=positions, path=display)
+    return Located(data=data, positions=positions, path=display, text=text)
 
 
 def load_jsonl(path: Path, display: str | None = None) -> Located:
-    """One JSON object a line; blank lines and lines starting with # are skipped."""
+    """One JSON object a line; blank lines and lines starting with # are skipped. Read a
+    line at a time: memory holds the parsed cases, never the file's text."""
     display = display or str(path)
-    text = read_text(path, display)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise FileProblem(Problem(display, 1, 1, "", "file not found")) from None
+    if size > MAX_JSONL_BYTES:
+        raise FileProblem(Problem(display, 1, 1, "", f"file is {size / 1e9:.1f} GB; medsim reads JSONL case files "
+                                  f"of at most {MAX_JSONL_BYTES // 1024 ** 3} GB (split it)"))
     items: list[Any] = []
     positions: dict[tuple, tuple[int, int]] = {(): (1, 1)}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FileProblem(Problem(display, number, exc.colno, "", f"JSON: {exc.msg}")) from None
-        positions[(len(items),)] = (number, 1)
-        items.append(item)
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if len(raw) > MAX_LINE_BYTES:
+                raise FileProblem(Problem(display, number, 1, "", f"line is {len(raw) / 1e6:.1f} MB; one case a line "
+                                          f"may take at most {MAX_LINE_BYTES // 2**20} MB (is the file one JSON array "
+                                          "rather than JSONL?)"))
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise FileProblem(Problem(
+                    display, number, exc.start + 1, "",
+                    f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8 (GBK/GB18030 files: "
+                    "`iconv -f GB18030 -t UTF-8`)")) from None
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise FileProblem(Problem(display, number, exc.colno, "", f"JSON: {exc.msg}")) from None
+            positions[(len(items),)] = (number, 1)
+            items.append(item)
     return Located(data=items, positions=positions, path=display)

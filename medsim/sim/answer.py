@@ -28,12 +28,15 @@ def parse_answer(
     *,
     option_letters: list[str] | None = None,
     n_steps: int | None = None,
+    options: dict[str, str] | None = None,
 ) -> ParsedAnswer:
     """Parse ``text`` by ``spec.format``.
 
     json: value is a dict with every declared field (None where missing); error names the
     missing fields, and value is None only when no field at all could be read.
-    choice: a list of display letters. steps: a list of display numbers (1-based). text: str.
+    choice: a list of display letters (``options``, display letter → text as shown, lets a
+    conclusion that names an option's text rather than its letter be read).
+    steps: a list of display numbers (1-based). text: str.
     """
     try:
         if text is None or not text.strip():
@@ -41,7 +44,7 @@ def parse_answer(
         if spec.format == "json":
             return _parse_json_answer(text, spec.fields)
         if spec.format == "choice":
-            letters = extract_choices(text, option_letters)
+            letters = extract_choices(text, option_letters, options)
             return ParsedAnswer(letters, None) if letters else ParsedAnswer(None, "no option letter found")
         if spec.format == "steps":
             steps = extract_steps(text, n_steps)
@@ -393,12 +396,60 @@ def _key_value_lines(text: str, fields: list[str]) -> dict[str, Any]:
 # -------------------------------------------------------------------------- choice
 
 _SEP = r"(?:\s*(?:[、,，/和与及]|and)\s*|\s*)"
-def extract_choices(text: str, letters: list[str] | None = None) -> list[str]:
+# Words that open a conclusion: what follows them is the answer, whatever was reasoned before.
+_CONCLUDE = re.compile(r"综上所述|综上|因此|所以|故(?:选|答案|本题)?|总之|结论|最终|答案|我选|应选|"
+                       r"\b(?:therefore|thus|hence|so the answer)\b", re.I)
+# A letter whose own clause says it is wrong is reasoned away, not chosen.
+_REJECTED = re.compile(r"错|不对|不正确|不符|不选|排除|不是|不恰当|不属于|不能|wrong|incorrect|not", re.I)
+
+
+def shown_options(options: dict[str, str], layout: dict[str, Any] | None) -> dict[str, str]:
+    """{display letter: option text as the model saw it} (options may be shuffled)."""
+    shown = (layout or {}).get("options_shown") or {k: k for k in sorted(options)}
+    return {display: options[original] for display, original in shown.items() if original in options}
+
+
+def _norm_option(text: str) -> str:
+    return re.sub(r"[\s。.，,；;：:！!？?、（）()“”\"'《》]", "", unicodedata.normalize("NFKC", text))
+
+
+def _named_options(segment: str, options: dict[str, str] | None) -> list[str]:
+    """Options whose text the segment names ("以上都不是"), longest first; one contained in a
+    longer named one is not named itself."""
+    if not options:
+        return []
+    body = _norm_option(segment)
+    named = [(k, _norm_option(v)) for k, v in options.items()]
+    hits = [(k, v) for k, v in named if len(v) >= 2 and v in body]
+    hits = [(k, v) for k, v in hits if not any(v != w and v in w for _, w in hits)]
+    return sorted(k for k, _ in hits)
+
+
+def _conclusion(text: str, list_line: re.Pattern[str]) -> str | None:
+    """The part of the answer that concludes: after the last concluding word, if it is in the
+    last two lines; else the last line, unless that is one item of a list of options."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return None
+    tail = "\n".join(lines[-2:])
+    cues = list(_CONCLUDE.finditer(tail))
+    if cues:
+        return tail[cues[-1].end():]
+    last = lines[-1]
+    if list_line.match(last) and sum(1 for ln in lines if list_line.match(ln)) > 1:
+        return None
+    return last
+
+
+def extract_choices(text: str, letters: list[str] | None = None, options: dict[str, str] | None = None) -> list[str]:
     """The chosen option letters (upper case, order of appearance, no duplicates).
 
     Prefers an explicit marker (答案：B, 选B, 正确答案是 C 项; the last one when several),
-    then the last line holding only letters (B．, A、C、D, BD), then a leading "B．…",
-    then every standalone capital letter (so a model listing every option gets every option).
+    then the last line holding only letters (B．, A、C、D, BD), then the conclusion — the
+    letters its clauses do not reject, or the option it names by text ("综上，以上都不是"
+    chooses that option alone, however many letters the reasoning went through) — then a
+    leading "B．…", then every standalone capital letter (so a model listing every option
+    gets every option, and is scored as having chosen them all).
     """
     if not text:
         return []
@@ -437,6 +488,18 @@ def extract_choices(text: str, letters: list[str] | None = None) -> list[str]:
         m = line_only.match(line)
         if m:
             return pick(m.group("g"))
+    list_line = re.compile(rf"^\s*[(（【\[]?[{''.join(valid)}][)）】\]]?\s*[.、:：)．]")
+    concluding = _conclusion(text, list_line)
+    if concluding is not None:
+        # the last clause that chooses something is the choice: "分析了A、B、C、D，我认为是主动脉夹层"
+        for clause in reversed([c for c in re.split(r"[，,。；;！!？?\n]", concluding) if c.strip()]):
+            chosen = []
+            for m in re.finditer(rf"(?<![A-Za-z0-9]){letter}(?![A-Za-z0-9])", clause):
+                if not _REJECTED.search(clause[m.end():]) and m.group().upper() not in chosen:
+                    chosen.append(m.group().upper())
+            chosen = chosen or _named_options(clause, options)
+            if chosen:
+                return chosen
     lines = [ln for ln in text.splitlines() if ln.strip()]
     lead = re.compile(rf"^\s*[(（【\[]?(?P<g>[{''.join(valid)}](?:{_SEP}[{''.join(valid)}])*)[)）】\]]?\s*[.、:：)]")
     leading = [lead.match(ln) for ln in lines]

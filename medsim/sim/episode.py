@@ -15,7 +15,7 @@ from typing import Any
 
 from medsim.models.base import ChatContext, ChatModel, ChatResult, Message, ModelCallError
 from medsim.scenario.schema import AnswerSpec, Case, Scenario
-from medsim.sim.answer import parse_answer
+from medsim.sim.answer import parse_answer, shown_options
 from medsim.sim.info import count_questions
 from medsim.sim.oracle import Oracle, usage_hint
 from medsim.sim.prompts import (
@@ -115,7 +115,8 @@ class _Episode:
 
     def parse(self, text: str, spec: AnswerSpec) -> tuple[Any, str | None]:
         parsed = parse_answer(text, spec, option_letters=sorted(self.case.options) or None,
-                              n_steps=len(self.case.steps) or None)
+                              n_steps=len(self.case.steps) or None,
+                              options=shown_options(self.case.options, self.layout) if self.case.options else None)
         return parsed.value, parsed.error
 
     def finish(self, text: str, spec: AnswerSpec) -> None:

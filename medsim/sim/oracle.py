@@ -1,8 +1,9 @@
 """The examination and test oracle: results from the record, only when they are ordered.
 
-The clinician orders with ``【开检查】血常规、胸部CT`` and asks for the examination with
-``【查体】``. A test the record lacks comes back as "not done" or "normal", as the scenario
-says; the oracle never invents a value.
+The clinician orders with ``【开检查】血常规、胸部CT`` — or a numbered or bulleted list under
+the tag, one item a line — and asks for the examination with ``【查体】``. A test the record
+lacks comes back as "not done" or "normal", as the scenario says; the oracle never invents
+a value.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import dataclass, field
 from medsim.scenario.schema import Case, OracleSpec, TestResult
 from medsim.sim.prompts import EXAM_TAG, ORDER_TAG
 
-_ORDER = re.compile(r"[【\[]\s*开?检查\s*[】\]]\s*[:：]?\s*(?P<items>[^\n【]*)")
+_ORDER = re.compile(r"[【\[]\s*开?检查\s*[】\]]\s*[:：]?[ \t]*(?P<items>[^\n【]*)")
+# "1. 心电图", "2）血糖", "(3) CT", "① 血常规", "- 胸片", "• 尿常规"
+_LIST_ITEM = re.compile(r"^\s*(?:[(（]?\d{1,2}\s*[.、．)）:：]|[(（]\d{1,2}[)）]|[\u2460-\u2473]|[-*•·●▪])\s*")
 _EXAM = re.compile(r"[【\[]\s*查体\s*[】\]]")
 _SPLIT = re.compile(r"[、，,；;/和及与\s]+")
 
@@ -24,6 +27,29 @@ class OracleReply:
     tests: list[str] = field(default_factory=list)  # names of record tests revealed
     exam: bool = False
     unknown: list[str] = field(default_factory=list)  # ordered items the record lacks
+
+
+def order_items(text: str, match: re.Match[str]) -> list[str]:
+    """The items one order names: on the tag's line, and in a list under it (numbered or
+    bulleted lines, or the one line that follows a bare tag), numbering removed."""
+    lines = [_LIST_ITEM.sub("", match.group("items"))]
+    following = text[match.end():].split("\n")[1:]
+    for index, line in enumerate(following):
+        if not line.strip() or line.lstrip().startswith(("【", "[")):
+            break
+        if _LIST_ITEM.match(line):
+            lines.append(_LIST_ITEM.sub("", line))
+        elif index == 0 and not lines[0].strip():
+            lines.append(line)  # 【开检查】 then the tests on the next line
+        else:
+            break
+    items = []
+    for line in lines:
+        for item in _SPLIT.split(line):
+            item = _LIST_ITEM.sub("", item).strip(" 。.；;")
+            if item and not re.fullmatch(r"[(（]?\d{1,2}[)）.、．]?", item):  # "1、心电图 2、血糖": numbering, not a test
+                items.append(item)
+    return items
 
 
 def _norm(name: str) -> str:
@@ -74,7 +100,7 @@ class Oracle:
             if "tests" not in self.exam_fields:
                 lines.append("（本场景不提供检查结果）")
                 break
-            for item in filter(None, (s.strip(" 。.") for s in _SPLIT.split(match.group("items")))):
+            for item in order_items(clinician_text, match):
                 test = _match_test(item, self.case.tests)
                 if test is None:
                     reply.unknown.append(item)

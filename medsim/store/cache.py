@@ -279,6 +279,7 @@ class ResponseCache:
         self._rlock = threading.Lock()
         self._rconn = _connect(real, int(busy_timeout_ms))
         self._closed = False
+        self.read_error: sqlite3.Error | None = None
         self.hits = 0
         self.misses = 0
 
@@ -293,8 +294,14 @@ class ResponseCache:
         if pending is not None:
             self.hits += 1
             return self._decode(pending[3])
-        with self._rlock:
-            row = self._rconn.execute("SELECT result FROM response_cache WHERE key = ?", (key,)).fetchone()
+        try:
+            with self._rlock:
+                row = self._rconn.execute("SELECT result FROM response_cache WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:  # a cache is an optimisation: a damaged page is a miss, said once
+            if not self.read_error:
+                log.warning("response cache %s unreadable (%s): calling the model instead", self.path, exc)
+            self.read_error = exc
+            row = None
         if row is None:
             self.misses += 1
             return None

@@ -8,7 +8,14 @@ Endpoints: ``GET /v1/models``, ``POST /v1/chat/completions`` (plain JSON or SSE 
 several chunks, JSON mode), ``POST /v1/embeddings`` (deterministic hash vectors).
 
 Faults are injected by a plan of :class:`Fault` rules: 429 with Retry-After, 500, a hang
-past the client's timeout, a malformed body, a stream cut mid-way, empty content.
+past the client's timeout, a malformed body, a stream cut mid-way, empty content, an HTML
+page with status 200 (a web UI or proxy where the API was expected).
+
+Server-wide behaviours real servers show: ``serial=True`` generates one reply at a time
+(llama.cpp with one slot: queued requests get no byte until their turn), ``web_ui=True``
+answers every path with an HTML page, ``chunk_delay`` trickles a stream like a slow CPU
+model. A client that hangs up before its reply is complete is counted in ``cancelled``
+and the server stops generating for it, as vLLM and llama.cpp do.
 
 Sync use (tests)::
 
@@ -37,7 +44,10 @@ from typing import Any
 
 from medsim.models.embeddings import hash_embedding  # standard library only, like this module
 
-FAULT_KINDS = ("429", "500", "hang", "malformed", "cut", "empty")
+FAULT_KINDS = ("429", "500", "hang", "malformed", "cut", "empty", "html")
+
+WEB_PAGE = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Open WebUI</title></head>"
+            "<body><div id=\"app\">Loading…</div></body></html>\n")
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
             500: "Internal Server Error"}
@@ -158,6 +168,8 @@ class OpenAIServer:
         record: bool = True,
         model_ids: Iterable[str] = ("medsim-test",),
         embedding_dim: int = 64,
+        serial: bool = False,
+        web_ui: bool = False,
     ):
         self.reply = reply or default_reply
         self.latency = latency
@@ -170,6 +182,9 @@ class OpenAIServer:
         self.record = record
         self.model_ids = list(model_ids)
         self.embedding_dim = embedding_dim
+        self.serial = serial  # one reply generated at a time; the others wait without a byte
+        self.web_ui = web_ui  # every path answers an HTML page with status 200
+        self._serial_lock: asyncio.Lock | None = None
         self.set_faults(*faults)
         # /v1/embeddings has its own plan (first=N counts embedding requests); "malformed",
         # "cut" and "empty" all send a body that does not parse.
@@ -187,6 +202,10 @@ class OpenAIServer:
         self.requests: list[dict[str, Any]] = []  # chat request bodies (when record=True)
         self.in_flight = 0
         self.max_in_flight = 0
+        self.cancelled = 0  # chat requests whose client hung up before the reply was complete
+        self.queued = 0  # serial mode: requests waiting for their turn
+        self.generating = 0  # replies being generated right now (in serial mode at most 1)
+        self.max_generating = 0
         self._chat_seq = 0
         self._embed_seq = 0
         self._seen: Counter[str] = Counter()
@@ -282,7 +301,7 @@ class OpenAIServer:
                 keep_alive = version == "HTTP/1.1" and headers.get("connection", "").lower() != "close"
                 path = target.split("?", 1)[0]
                 self.counts[path] += 1
-                must_close = await self._dispatch(method, path, headers, body, writer)
+                must_close = await self._dispatch(method, path, headers, body, writer, reader)
                 if must_close or not keep_alive:
                     break
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -315,8 +334,15 @@ class OpenAIServer:
         return self.api_key is None or headers.get("authorization") == f"Bearer {self.api_key}"
 
     async def _dispatch(
-        self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter
+        self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | None = None,
     ) -> bool:
+        if self.web_ui:
+            page = WEB_PAGE.encode("utf-8")
+            writer.write(self._head(200, {"Content-Type": "text/html; charset=utf-8",
+                                          "Content-Length": str(len(page))}) + page)
+            await writer.drain()
+            return False
         if not self._authorized(headers):
             await self._send_json(writer, 401, _error("invalid api key", "invalid_request_error"))
             return False
@@ -325,7 +351,7 @@ class OpenAIServer:
             await self._send_json(writer, 200, {"object": "list", "data": data})
             return False
         if method == "POST" and path in ("/v1/chat/completions", "/chat/completions"):
-            return await self._chat(body, writer)
+            return await self._chat(body, writer, reader)
         if method == "POST" and path in ("/v1/embeddings", "/embeddings"):
             await self._embeddings(body, writer)
             return False
@@ -355,11 +381,46 @@ class OpenAIServer:
         return None
 
     # ---- chat completions -----------------------------------------------------------------------
-    async def _chat(self, body: bytes, writer: asyncio.StreamWriter) -> bool:
+    async def _wait(self, seconds: float, reader: asyncio.StreamReader | None) -> bool:
+        """Sleep ``seconds``; False as soon as the client hangs up (it stopped waiting)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            if reader is not None and reader.at_eof():
+                return False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return True
+            await asyncio.sleep(min(left, 0.02))
+
+    async def _chat(self, body: bytes, writer: asyncio.StreamWriter, reader: asyncio.StreamReader | None = None) -> bool:
+        if self.serial:
+            if self._serial_lock is None:
+                self._serial_lock = asyncio.Lock()
+            lock = self._serial_lock
+            self.queued += 1
+            try:
+                acquire = asyncio.ensure_future(lock.acquire())
+                while not acquire.done():
+                    if reader is not None and reader.at_eof():
+                        acquire.cancel()
+                        self.cancelled += 1
+                        return True
+                    await asyncio.wait({acquire}, timeout=0.02)
+            finally:
+                self.queued -= 1
+            try:
+                return await self._chat_one(body, writer, reader)
+            finally:
+                lock.release()
+        return await self._chat_one(body, writer, reader)
+
+    async def _chat_one(self, body: bytes, writer: asyncio.StreamWriter, reader: asyncio.StreamReader | None) -> bool:
         self._chat_seq += 1
         seq = self._chat_seq
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        self.generating += 1
+        self.max_generating = max(self.max_generating, self.generating)
         try:
             try:
                 req = json.loads(body)
@@ -374,10 +435,18 @@ class OpenAIServer:
             if fault is not None:
                 self.faults_served[fault.kind] += 1
             if fault is not None and fault.kind == "hang":
-                await asyncio.sleep(fault.hang_s)
+                if not await self._wait(fault.hang_s, reader):
+                    self.cancelled += 1
                 return True
-            if self.latency:
-                await asyncio.sleep(self.latency)
+            if self.latency and not await self._wait(self.latency, reader):
+                self.cancelled += 1
+                return True
+            if fault is not None and fault.kind == "html":
+                page = WEB_PAGE.encode("utf-8")
+                writer.write(self._head(200, {"Content-Type": "text/html; charset=utf-8",
+                                              "Content-Length": str(len(page))}) + page)
+                await writer.drain()
+                return False
             if fault is not None and fault.kind == "429":
                 extra = {} if fault.retry_after is None else {"Retry-After": f"{fault.retry_after:g}"}
                 await self._send_json(writer, 429, _error("rate limited (injected)", "rate_limit_error"), extra)
@@ -392,10 +461,11 @@ class OpenAIServer:
                 await self._send_json(writer, 500, _error(f"reply function failed: {exc!r}", "server_error"))
                 return False
             if req.get("stream"):
-                return await self._stream(req, seq, content, kind, writer)
+                return await self._stream(req, seq, content, kind, writer, reader)
             return await self._complete(req, seq, content, kind, writer)
         finally:
             self.in_flight -= 1
+            self.generating -= 1
 
     def _usage(self, req: dict[str, Any], content: str) -> dict[str, int]:
         # Deliberately not medsim's estimate, so tests can tell reported from estimated usage.
@@ -434,7 +504,8 @@ class OpenAIServer:
         return False
 
     async def _stream(
-        self, req: dict[str, Any], seq: int, content: str, kind: str | None, writer: asyncio.StreamWriter
+        self, req: dict[str, Any], seq: int, content: str, kind: str | None, writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | None = None,
     ) -> bool:
         base = {"id": f"chatcmpl-{seq}", "object": "chat.completion.chunk", "created": int(time.time()),
                 "model": req.get("model", "")}
@@ -467,10 +538,16 @@ class OpenAIServer:
         events.append(event(b"[DONE]"))
         if self.chunk_delay:
             writer.write(head)
-            for e in events:
-                writer.write(e)
-                await writer.drain()
-                await asyncio.sleep(self.chunk_delay)
+            for i, e in enumerate(events):
+                try:
+                    writer.write(e)
+                    await writer.drain()
+                except ConnectionError:
+                    self.cancelled += 1
+                    return True
+                if i + 1 < len(events) and not await self._wait(self.chunk_delay, reader):
+                    self.cancelled += 1  # the client hung up: stop generating for it
+                    return True
         else:
             writer.write(head + b"".join(events))
         writer.write(b"0\r\n\r\n")
@@ -539,6 +616,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reply", action="append", default=[], help="scripted reply (repeatable, cycles)")
     ap.add_argument("--reply-fn", metavar="MODULE:FUNCTION",
                     help="reply with a function of the request, e.g. medsim.testing.stubs:obedient_judge")
+    ap.add_argument("--chunk-delay", type=float, default=0.0, help="seconds between stream chunks")
+    ap.add_argument("--serial", action="store_true", help="generate one reply at a time (llama.cpp, one slot)")
+    ap.add_argument("--web-ui", action="store_true", help="answer every path with an HTML page")
     args = ap.parse_args(argv)
     reply = scripted_replies(args.reply) if args.reply else None
     if args.reply_fn:
@@ -550,6 +630,7 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host, port=args.port, latency=args.latency, chunks=args.chunks, usage=not args.no_usage,
         faults=[Fault.parse(s) for s in args.fault], record=False,
         reply=reply,
+        chunk_delay=args.chunk_delay, serial=args.serial, web_ui=args.web_ui,
     )
 
     async def serve() -> None:

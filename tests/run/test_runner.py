@@ -62,7 +62,7 @@ def test_transient_fault_is_retried_and_scored(server, tmp_path: Path, kind: str
     assert server.faults_served[kind] >= N_ITEMS
 
 
-@pytest.mark.parametrize("kind", ["429", "500", "hang", "malformed", "cut", "empty"])
+@pytest.mark.parametrize("kind", ["429", "500", "hang", "malformed", "cut", "html"])
 def test_persistent_fault_is_an_error_with_its_reason_never_a_zero(server, tmp_path: Path, kind: str) -> None:
     server.set_faults(Fault(kind, marker="血清钾", retry_after=0.01, hang_s=5))
     store = Store(tmp_path / "runs.sqlite")
@@ -70,11 +70,25 @@ def test_persistent_fault_is_an_error_with_its_reason_never_a_zero(server, tmp_p
     result = outcomes(store, run_id)
     assert len(result) == N_ITEMS, "nothing lost"
     status, score, error = result["k"]
-    assert status == "error" and score is None and error and "after 2 attempts" in error
+    expected = "not retryable" if kind == "html" else "after 2 attempts"
+    assert status == "error" and score is None and error and expected in error
     assert all(s == "done" and v == 1.0 for case, (s, v, _) in result.items() if case != "k")
     rows = sqlite3.connect(store.path).execute(
         "SELECT COUNT(*) FROM scores s JOIN episodes e ON e.id = s.episode_id WHERE e.case_id = 'k'").fetchone()
     assert rows[0] == 0, "a failed call is not scored"
+
+
+def test_an_endpoint_that_keeps_answering_empty_is_the_models_answer_scored_zero(server, tmp_path: Path) -> None:
+    # The endpoint worked: each reply was complete (finish_reason stop) and had no text. After
+    # the retries that is the model's abstention, and abstaining is not free.
+    server.set_faults(Fault("empty", marker="血清钾"))
+    store = Store(tmp_path / "runs.sqlite")
+    run_id = run_once(store, make_model(server, attempts=2))
+    status, score, error = outcomes(store, run_id)["k"]
+    assert (status, score, error) == ("done", 0.0, None)
+    reasons = [r for row in store.scores(run_id) if row["case_id"] == "k" for r in row["reasons"]]
+    assert any("empty answer" in r for r in reasons), reasons
+    assert server.counts["/v1/chat/completions"] == N_ITEMS + 1  # the empty one was tried twice
 
 
 def test_resume_finishes_only_what_failed(server, tmp_path: Path) -> None:

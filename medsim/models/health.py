@@ -1,0 +1,232 @@
+"""What each endpoint is doing right now, seen from every call made to it in this event loop.
+
+Three jobs, each one small:
+
+- **activity**: when the endpoint last sent a byte to anyone. A call still waiting for its
+  first byte is not "idle" while the endpoint is busy streaming to other calls: that is
+  queueing on the server (one request at a time), not a hang.
+- **circuit breaker**: when every attempt to an endpoint has failed for ``stop_after_s`` (and
+  at least ``MIN_FAILURES`` of them), the endpoint is declared down; further calls fail at
+  once with :class:`EndpointDown`, and the runner stops the run resumably instead of grinding
+  through every item.
+- **serialisation**: a server that generates one reply at a time (llama.cpp with one slot)
+  is noticed from the calls' timings — while one reply streams, the others get no byte —
+  and said once; the endpoint's limiter then sends it one request at a time, so queueing
+  happens in medsim, where it does not count against any timeout.
+
+Listeners (the CLI's progress display) hear retries, long waits and these verdicts as they
+happen through :func:`add_listener`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from medsim.models.base import ModelCallError
+
+MIN_FAILURES = 3  # a breaker never opens on fewer failed attempts than this
+SERIAL_MIN_PAIRS = 4  # overlapping calls needed before calling a server serial
+SERIAL_MIN_CALL_S = 0.2  # calls quicker than this say nothing about queueing
+
+
+class EndpointDown(ModelCallError):
+    """The endpoint's breaker is open: every attempt failed for a while. The run stops; the
+    failed and unfinished items are left for ``--resume``."""
+
+
+@dataclass
+class ModelEvent:
+    """Something a user watching a run should see as it happens."""
+
+    kind: str  # retry | waiting | down | serial
+    endpoint: str  # the endpoint's label: model @ URL
+    message: str
+    attempt: int | None = None
+    max_attempts: int | None = None
+    delay_s: float | None = None
+
+
+_listeners: list[Callable[[ModelEvent], None]] = []
+
+
+def add_listener(fn: Callable[[ModelEvent], None]) -> None:
+    _listeners.append(fn)
+
+
+def remove_listener(fn: Callable[[ModelEvent], None]) -> None:
+    if fn in _listeners:
+        _listeners.remove(fn)
+
+
+def emit(event: ModelEvent) -> None:
+    for fn in list(_listeners):
+        try:
+            fn(event)
+        except Exception:  # a broken display must not break a model call
+            pass
+
+
+@dataclass
+class _Sample:
+    sent: float
+    first_byte: float
+    done: float
+
+
+@dataclass
+class CallWatch:
+    """One attempt in flight: when it was sent and when it last received a byte."""
+
+    id: int
+    sent: float
+    idle: float | None = None  # this call's idle timeout, if any
+    first: float | None = None  # when the first byte came
+    last: float | None = None  # when the latest byte came (None until the first)
+
+
+@dataclass
+class EndpointHealth:
+    label: str
+    last_byte: float = field(default_factory=time.monotonic)
+    calls: dict[int, CallWatch] = field(default_factory=dict)
+    last_success: float | None = None
+    failing_since: float | None = None  # first failure since the last success
+    failures: int = 0  # failed attempts since the last success
+    last_error: str = ""
+    down: str | None = None  # why the breaker opened
+    serial: bool = False
+    samples: deque[_Sample] = field(default_factory=lambda: deque(maxlen=24))
+    retries: int = 0
+
+    # --------------------------------------------------------------- activity
+    def start(self, idle: float | None = None) -> CallWatch:
+        now = time.monotonic()
+        watch = CallWatch(next(_ids), now, idle)
+        self.calls[watch.id] = watch
+        return watch
+
+    def touch(self, watch: CallWatch) -> None:
+        now = time.monotonic()
+        if watch.first is None:
+            watch.first = now
+        watch.last = now
+        self.last_byte = now
+
+    def finish(self, watch: CallWatch) -> None:
+        self.calls.pop(watch.id, None)
+
+    def silent_for(self, watch: CallWatch, now: float) -> float:
+        """How long this call has been without news. Before its first byte the endpoint's
+        own activity counts: a busy server is queueing this call, not ignoring it."""
+        if watch.last is not None:
+            return now - watch.last
+        return now - max(watch.sent, self.last_byte)
+
+    def waiting(self, min_s: float = 10.0) -> list[float]:
+        """Seconds each call in flight has waited for its first byte, for those waiting at
+        least ``min_s`` (or half their idle timeout, when that is shorter)."""
+        now = time.monotonic()
+        return sorted((now - w.sent for w in self.calls.values()
+                       if w.last is None and now - w.sent >= min(min_s, (w.idle or min_s * 2) / 2)), reverse=True)
+
+    @property
+    def idle_timeout(self) -> float | None:
+        return next((w.idle for w in self.calls.values() if w.idle), None)
+
+    # ---------------------------------------------------------------- breaker
+    def succeeded(self, sample: _Sample | None = None) -> None:
+        self.last_success = time.monotonic()
+        self.failing_since = None
+        self.failures = 0
+        if sample is not None:
+            self.samples.append(sample)
+            self._check_serial()
+
+    def failed(self, error: str, stop_after_s: float | None) -> None:
+        now = time.monotonic()
+        self.failures += 1
+        self.last_error = error
+        if self.failing_since is None:
+            # the window starts when the first failing attempt was sent, not when it failed
+            oldest = min((w.sent for w in self.calls.values()), default=now)
+            self.failing_since = oldest
+        if (self.down is None and stop_after_s and self.failures >= MIN_FAILURES
+                and now - self.failing_since >= stop_after_s):
+            self.down = (f"{self.label} failed every attempt for {now - self.failing_since:.0f} s "
+                         f"({self.failures} attempts, none succeeded; last: {error})")
+            emit(ModelEvent("down", self.label, self.down))
+
+    # ---------------------------------------------------------- serialisation
+    def _check_serial(self) -> None:
+        """Serial when calls that were in flight together were served one after the other:
+        the later one got its first byte only once the earlier had finished, and finished a
+        whole service time after it. Any pair served at once (both streaming together, or
+        finishing together) is proof of a parallel server."""
+        if self.serial:
+            return
+        slow = [s for s in self.samples if s.done - s.sent >= SERIAL_MIN_CALL_S]
+        if len(slow) < 2:
+            return
+        prefill = min(s.first_byte - s.sent for s in slow)  # a call with nobody ahead of it
+        together = queued = 0
+        for x, y in itertools.combinations(slow, 2):
+            a, b = (x, y) if x.done <= y.done else (y, x)
+            if b.sent >= a.done:
+                continue  # never in flight at the same time
+            service = prefill + (b.done - b.first_byte)
+            if b.first_byte >= a.done - 0.02 and b.done - a.done >= 0.7 * service:
+                queued += 1
+            elif b.done - a.done < 0.3 * service or max(a.first_byte, b.first_byte) < a.done - 0.02:
+                together += 1
+        if together == 0 and queued >= SERIAL_MIN_PAIRS:
+            self.serial = True
+            emit(ModelEvent("serial", self.label,
+                            f"{self.label} serves one request at a time (in {queued} pairs of overlapping calls, "
+                            "each waited for the other to finish); medsim now sends it one at a time, so waiting "
+                            "in line no longer counts against a timeout. Set `concurrency: 1` for it in "
+                            "models.yaml (or run with --concurrency 1) to start that way."))
+
+
+_ids = itertools.count(1)
+_registry: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Any, EndpointHealth]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def get_health(key: Any, label: str) -> EndpointHealth:
+    """The health record shared by all calls to endpoint ``key`` in the running loop (one
+    run = one loop, so every run starts with a clean record)."""
+    loop = asyncio.get_running_loop()
+    per_loop = _registry.setdefault(loop, {})
+    health = per_loop.get(key)
+    if health is None:
+        health = per_loop[key] = EndpointHealth(label)
+    return health
+
+
+def endpoints() -> list[EndpointHealth]:
+    """Every endpoint called in the running loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return []
+    return list(_registry.get(loop, {}).values())
+
+
+def down_reason() -> str | None:
+    """Why the run must stop: the first endpoint whose breaker opened, or None."""
+    for health in endpoints():
+        if health.down:
+            return health.down
+    return None
+
+
+def sample(sent: float, first_byte: float | None, done: float) -> _Sample:
+    return _Sample(sent, first_byte if first_byte is not None else done, done)
