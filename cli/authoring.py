@@ -29,3 +29,21 @@ def register(app: typer.Typer) -> None:
         from cli.validity_cmd import validity_command
 
         validity_command(scenarios or [], strategy, seed, as_json, variants, out, workers or os.cpu_count() or 1)
+
+    @app.command("score")
+    def score(
+        scenario: Annotated[str, typer.Argument(help="Scenario id or file")],
+        case_id: Annotated[str | None, typer.Option("--case", help="Case id (with --answer)")] = None,
+        answer: Annotated[str | None, typer.Option(help="The answer: text, or a JSON object/list as the model would write it")] = None,
+        answers: Annotated[Path | None, typer.Option(help=(
+            "JSON Lines, one object a line with `case` and `answer` (optional `scorer`, `transcript`); "
+            "- reads stdin. One JSON result a line"))] = None,
+        transcript: Annotated[Path | None, typer.Option(help="JSON list of {speaker, text} turns before the answer")] = None,
+        scorer: Annotated[str | None, typer.Option(help="Only this scorer of the scenario")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table")] = False,
+    ) -> None:
+        """What the scenario's scorers give a fixed answer to one case — no model needed. Options and steps
+        are in the case file's order. Without --transcript the case's probe (or question) is the last patient turn."""
+        from cli.score_cmd import score_command
+
+        score_command(scenario, case_id, answer, answers, transcript, scorer, as_json)

@@ -74,7 +74,7 @@ def score_diagnosis(inp: ScoreInput) -> Score:
         why = f"诊断 {items[0]} 与 {first.gold} 一致（{first.how}）" + (f"；{first.note}" if first.note else "")
         return Score(NAME, 1.0, [why], {**details, "matched": items[0], "matched_gold": first.gold,
                                         "how": first.how, "ratio": round(first.ratio, 1), "rank": 0})
-    reasons = [f"诊断 {items[0]} 与标准 {gold} 不符" + (f"（{first.note}）" if first.note else "")]
+    reasons = [f"诊断 {items[0]} 与标准 {'|'.join(alternatives(gold))} 不符" + (f"（{first.note}）" if first.note else "")]
     later = next(((k, it) for k, it in enumerate(items[1:], 1) if match_term(it, gold, fuzzy=threshold, side=side).ok),
                  None)
     if later:

@@ -1,0 +1,125 @@
+"""medsim score: a scenario's scorers on a fixed answer, for authors and outside probes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from cli.console import console, err_console, fail
+from cli.safe import safe
+
+
+def _parse_answer(text: str) -> Any:
+    stripped = text.strip()
+    if stripped[:1] in "{[":
+        try:
+            return json.loads(stripped)
+        except ValueError:
+            return text  # prose that starts with a bracket: scored as written
+    return text
+
+
+def _load(scenario: str):
+    from medsim.scenario.load import ScenarioInvalid
+    from medsim.scenario.registry import UnknownName, get_scenario
+
+    try:
+        return get_scenario(scenario, check_scorers=True)
+    except UnknownName as exc:
+        fail(str(exc), hint="`medsim list` shows the bundled ids; or give a scenario file's path")
+    except ScenarioInvalid as exc:
+        for problem in exc.problems:
+            err_console.print(safe(str(problem)))
+        fail(f"{scenario}: the scenario does not validate", hint=f"run `medsim validate {scenario}`")
+
+
+def _case(loaded, case_id: str, where: str = ""):
+    import difflib
+
+    for case in loaded.cases:
+        if case.id == case_id:
+            return case
+    close = difflib.get_close_matches(case_id, [c.id for c in loaded.cases], n=1)
+    fail(f"{where}no case {case_id!r} in {loaded.scenario.id}" + (f"; did you mean {close[0]}?" if close else ""),
+         hint=f"`medsim show {loaded.scenario.id}` lists the scenario; case ids look like {loaded.cases[0].id}")
+
+
+def _turns(path: Path | None, value: Any = None) -> list[dict] | None:
+    if path is None and value is None:
+        return None
+    if path is not None:
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            fail(f"cannot read the transcript {path}: {exc.strerror or exc}")
+        except ValueError as exc:
+            fail(f"{path}: not JSON ({exc})", hint='write a list: [{"speaker": "patient", "text": "…"}, …]')
+    if not isinstance(value, list):
+        fail("the transcript must be a JSON list of {speaker, text} turns")
+    return value
+
+
+def score_command(scenario: str, case_id: str | None, answer: str | None, answers: Path | None,
+                  transcript: Path | None, scorer: str | None, as_json: bool) -> None:
+    from medsim.scoring.fixed import FixedAnswerError, score_fixed
+
+    if (answer is None) == (answers is None):
+        fail("give exactly one of --answer TEXT_OR_JSON (with --case) or --answers FILE.jsonl",
+             hint="""e.g. medsim score diagnosis --case inp-11 --answer '{"diagnosis": "右肺上叶恶性肿瘤"}'""")
+    loaded = _load(scenario)
+    if answer is not None:
+        if not case_id:
+            fail("--answer needs --case ID")
+        case = _case(loaded, case_id)
+        try:
+            result = score_fixed(loaded.scenario, case, _parse_answer(answer), turns=_turns(transcript),
+                                 scorer=scorer, case_pool=loaded.cases)
+        except FixedAnswerError as exc:
+            fail(str(exc))
+        if as_json:
+            print(json.dumps(result.to_dict(), ensure_ascii=False))
+        else:
+            _print(result)
+        return
+    stream = sys.stdin if str(answers) == "-" else None
+    try:
+        lines = (stream.read() if stream else answers.read_text(encoding="utf-8")).splitlines()
+    except OSError as exc:
+        fail(f"cannot read {answers}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        fail(f"{answers}: not UTF-8 text (byte {exc.start})", hint="save the file as UTF-8")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{answers}:{number}: "
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            fail(f"{where}not a JSON object ({exc.msg})", hint='each line: {"case": "inp-11", "answer": "…"}')
+        if not isinstance(row, dict) or "case" not in row or "answer" not in row:
+            fail(f"{where}needs at least `case` and `answer`")
+        case = _case(loaded, str(row["case"]), where)
+        answer_value = row["answer"] if not isinstance(row["answer"], str) else _parse_answer(row["answer"])
+        try:
+            result = score_fixed(loaded.scenario, case, answer_value, turns=_turns(None, row.get("transcript")),
+                                 scorer=row.get("scorer") or scorer, case_pool=loaded.cases)
+        except FixedAnswerError as exc:
+            fail(f"{where}{exc}")
+        print(json.dumps({**result.to_dict(), "line": number}, ensure_ascii=False))
+
+
+def _print(result) -> None:
+    table = Table(title=f"{safe(result.scenario_id)} · {safe(result.case_id)}")
+    table.add_column("scorer")
+    table.add_column("value", justify="right")
+    table.add_column("reasons")
+    for s in result.scores:
+        value = "—" if s.value is None else f"{s.value:.3f}"
+        table.add_row(safe(s.scorer), value, safe("；".join(s.reasons[:4]) + (f"（{s.error}）" if s.error else "")))
+    console.print(table)
+    item = "—" if result.item_score is None else f"{result.item_score:.3f}"
+    console.print(f"item score {item}" + (f"   parse: {safe(result.parse_error)}" if result.parse_error else ""))
