@@ -46,6 +46,8 @@ _SUFFIX_TYPES: list[tuple[str, re.Pattern]] = [
     ("exam", re.compile(r"(?:检查|检测|化验|试验|造影|筛查|测定|镜检)$")),
     ("disease", re.compile(r"(?:炎|癌|瘤|综合征|综合症|结石|囊肿|息肉|溃疡)$")),
 ]
+# the last characters of every ending above (a cheap filter before the regexes)
+_SUFFIX_LAST_CHARS = frozenset("粒液囊片丸散膏胶浆剂针栓水药术疗法查测验影镜检定炎癌瘤征症石肿肉疡")
 # words that qualify any test or treatment and name none (进一步检查, 对症治疗)
 _GENERIC_HEADS = {
     "进一步", "相关", "相应", "必要", "其他", "其它", "全面", "详细", "定期", "复查", "一些", "这个", "那个", "什么",
@@ -339,6 +341,12 @@ def _not_name_words() -> frozenset[str]:
 
 
 _FUNCTION_CHARS = set("为以于与及其之因由行示见经予对向后前内外中上下里间时将已曾再又即则并而")
+@cache
+def _not_name_start() -> re.Pattern:
+    words = sorted(_not_name_words(), key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
 # jieba's part-of-speech tags of words that can start or continue a name: nouns, names, unknown pieces
 _NAME_TAGS = ("n", "nz", "ng", "nr", "nrt", "nrfg", "ns", "nt", "vn", "j", "l", "i", "eng", "x")
 
@@ -361,16 +369,20 @@ def _name_part(word: str, type_: str = "") -> bool:
 def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken: list[Entity]) -> list[Entity]:
     """Names the lexicons miss, typed by their ending (see _SUFFIX_TYPES); also one-character
     symptom verbs (疼, 痒, 没吐). Only tokens no lexicon entity covers are read."""
-    covered = set()
+    covered = bytearray(len(norm.text) + 1)
     for e in taken:
-        covered.update(range(e.nstart, e.nend))
+        covered[e.nstart : e.nend] = b"\1" * (e.nend - e.nstart)
     out: list[Entity] = []
     n = len(tokens)
+    ends = _SUFFIX_LAST_CHARS
     i = 0
     while i < n:
         tok = tokens[i]
         w = tok.norm
-        if tok.kind != "word" or not _is_cjk(w) or any(q in covered for q in range(tok.nstart, tok.nend)):
+        # cheap tests first: most tokens end in no suffix and are no symptom verb
+        if (tok.kind != "word" or not (w[-1] in ends or len(w) == 1 or (len(w) == 2 and w[0] in "不没"))
+                or not _is_cjk(w)
+                or any(covered[tok.nstart : tok.nend])):
             i += 1
             continue
         if len(w) == 1 and w in _VERB_ENTITY and w in lex.symptom_verbs:
@@ -392,19 +404,19 @@ def _suffix_entities(norm: Normalized, tokens: list[Token], lex: Lexicon, taken:
             k, head = i, w
             while k > 0 and len(head) < 10:
                 p = tokens[k - 1]
-                if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or p.nend - 1 in covered
+                if (p.kind != "word" or p.nend != tokens[k].nstart or not _is_cjk(p.norm) or covered[p.nend - 1]
                         or p.norm in _HEAD_STOP or p.norm[-1] in _HEAD_STOP or i - k >= 3 or not _name_part(p.norm, type_)):
                     break
                 k -= 1
                 head = p.norm + head
             m = rx.search(head)
             stem = head[: m.start()]
-            if (not stem or any(head.startswith(c) for c in _not_name_words() if len(c) <= len(stem)) or stem in _GENERIC_HEADS or head in _SUFFIX_STOP
+            if (not stem or _not_name_start().match(stem) or stem in _GENERIC_HEADS or head in _SUFFIX_STOP
                     or (m.end() - m.start() == 1 and len(head) < 3)):
                 continue
             ent = _entity(norm, tokens[k].nstart, tok.nend, type_, head)
             out.append(ent)
-            covered.update(range(ent.nstart, ent.nend))
+            covered[ent.nstart : ent.nend] = b"\1" * (ent.nend - ent.nstart)
             break
         i += 1
     return out

@@ -50,7 +50,7 @@ def _data_lines(path: Path) -> list[str]:
 
 def _key(term: str) -> str:
     """Lookup key: Latin letters compared case-insensitively (cea == CEA, 头颅mri == 头颅MRI)."""
-    return term if term.isascii() and term.isupper() else term.upper()
+    return term.upper()
 
 
 @dataclass

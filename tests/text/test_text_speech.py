@@ -101,3 +101,8 @@ def test_negation_inside_a_marked_span():
 def test_lexicon_terms_holding_a_negation_keep_their_meaning():
     assert _f("诊断为非霍奇金淋巴瘤")["非霍奇金淋巴瘤"].polarity == "present"
     assert _f("四肢无力2天")["肢体无力"].polarity == "present"
+
+
+@pytest.mark.parametrize("text", ["患者未服用美托洛尔。", "没有吃退烧药", "近期未服用非甾体抗炎药"])
+def test_a_verb_between_negation_and_drug_stays_in_scope(text):
+    assert [f.polarity for f in analyze(text).findings if f.type == "drug"] == ["absent"]
