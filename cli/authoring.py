@@ -21,6 +21,9 @@ def register(app: typer.Typer) -> None:
         variants: Annotated[bool, typer.Option("--variants", help="One row per variant, not per class")] = False,
         out: Annotated[Path | None, typer.Option(help="Also write the JSON report to this file")] = None,
         workers: Annotated[int, typer.Option(help="Processes to run strategies in (default: the CPU count)")] = 0,
+        floors_out: Annotated[Path | None, typer.Option(help=(
+            "Write each scenario's floors (best constant, chance, best adversary, baseline) to this JSON file; "
+            "the bundled ones are scenarios/floors.json, shown beside every score in reports"))] = None,
     ) -> None:
         """Run clinicians that know no medicine (refuse, dump, hedge, parrot…) over scenarios next to the
         baseline and the reference; flag every score that needs no competence. Exit 1 when any is flagged."""
@@ -28,7 +31,8 @@ def register(app: typer.Typer) -> None:
 
         from cli.validity_cmd import validity_command
 
-        validity_command(scenarios or [], strategy, seed, as_json, variants, out, workers or os.cpu_count() or 1)
+        validity_command(scenarios or [], strategy, seed, as_json, variants, out, workers or os.cpu_count() or 1,
+                         floors_out)
 
     @app.command("score")
     def score(

@@ -51,7 +51,8 @@ def _strategies(names: list[str] | None) -> list[str] | None:
 
 
 def validity_command(scenarios: list[str], strategies: list[str] | None, seed: int, as_json: bool,
-                     variants: bool, out: Path | None, workers: int = 1) -> None:
+                     variants: bool, out: Path | None, workers: int = 1,
+                     floors_out: Path | None = None) -> None:
     from medsim.validity import check_validity
 
     loaded = _load(scenarios)
@@ -68,6 +69,11 @@ def validity_command(scenarios: list[str], strategies: list[str] | None, seed: i
 
         report = check_validity(loaded, names, seed=seed, on_item=on_item, workers=workers)
     data = report.to_dict()
+    if floors_out is not None:
+        from medsim.validity import floors_of
+
+        floors_out.write_text(json.dumps(floors_of(report, loaded), ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                              encoding="utf-8")
     if out is not None:
         out.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     if as_json:

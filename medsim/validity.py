@@ -184,3 +184,56 @@ def check_validity(loaded: list[LoadedScenario], strategies: Iterable[str] | Non
             for cell in asyncio.run(_score_strategy(name, loaded, seed=seed, on_item=on_item)):
                 cells[(cell.strategy, cell.scenario)] = cell
     return ValidityReport([item.scenario.id for item in loaded], [short_name(n) for n in names], cells, floor)
+
+
+# ------------------------------------------------------------------ floors beside every score
+
+FLOOR_FILE = "floors.json"
+
+
+def floors_of(report: ValidityReport, loaded: list[LoadedScenario]) -> dict[str, Any]:
+    """Per scenario: the best constant strategy's score, chance (the random strategy), the best
+    adversary, the baseline and the reference, with the scenario files' hashes they were taken on."""
+    from medsim.runner import file_hashes
+
+    out: dict[str, Any] = {}
+    for item in loaded:
+        sid = item.scenario.id
+        constants = [c for s in report.adversaries() if s.startswith("constant") and (c := report.cells.get((s, sid)))]
+        best_constant = max(constants, key=lambda c: c.score) if constants else None
+        chance = report.cells.get(("random", sid))
+        best = report.best_adversary(sid)
+        out[sid] = {
+            "best_constant": None if best_constant is None else round(best_constant.score, 3),
+            "best_constant_strategy": None if best_constant is None else best_constant.strategy,
+            "chance": None if chance is None else round(chance.score, 3),
+            "best_adversary": None if best is None else round(best.score, 3),
+            "best_adversary_strategy": None if best is None else best.strategy,
+            "baseline": round(report.score("baseline", sid) or 0.0, 3),
+            "reference": round(report.score("reference", sid) or 0.0, 3),
+            "files": file_hashes([item]),
+        }
+    return out
+
+
+def bundled_floors() -> dict[str, Any]:
+    """The floors shipped with the bundled scenarios (scenarios/floors.json), or {}."""
+    import json
+
+    from medsim.paths import scenarios_dir
+
+    path = scenarios_dir() / FLOOR_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def floors_for(scenario_id: str, hashes: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """The shipped floors of one scenario, when they were taken on the same files as ``hashes``."""
+    entry = bundled_floors().get(scenario_id)
+    if entry is None:
+        return None
+    if hashes is not None and any(hashes.get(name) not in (None, digest) for name, digest in entry["files"].items()):
+        return None  # the scenario changed since: its floors would mislead
+    return entry

@@ -81,7 +81,10 @@ def test_ctrl_c_stops_an_offline_run_at_once(tmp_path: Path) -> None:
         status = conn.execute("SELECT status FROM runs").fetchone()[0]
         done = conn.execute("SELECT COUNT(*) FROM episodes WHERE status = 'done'").fetchone()[0]
     assert status == "interrupted"
-    assert f"{done} of 25600 item(s) of this run are finished and saved" in term.screen
+    from medsim.scenario.registry import get_scenario, scenario_ids
+
+    planned = 50 * sum(len(get_scenario(sid).cases) for sid in scenario_ids())
+    assert f"{done} of {planned} item(s) of this run are finished and saved" in term.screen
     assert "Traceback" not in term.screen
 
 
