@@ -22,7 +22,7 @@ def _fmt(score: float | None, ci: tuple[float, float] | list[float] | None, reli
 def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict:
     summary = build_summary(store, run_id, taxonomy)
     table = Table(title="scenario scores", header_style="bold")
-    for column in ("scenario", "score", "95% CI", "scored/planned", "errors", "scorers", "tokens", "cost"):
+    for column in ("scenario", "score", "95% CI", "floor", "scored/planned", "errors", "scorers", "tokens", "cost"):
         table.add_column(column, overflow="fold")
     for s in summary["scenarios"]:
         score, ci = _fmt(s["score"], s["ci"], s.get("ci_reliable", True))
@@ -33,7 +33,10 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         covered = coverage_text(s["scored"], s.get("planned"))
         if s.get("planned") and s["scored"] < s["planned"]:
             covered = f"[yellow]{covered}[/]"
-        table.add_row(safe(s["id"]), score, ci, covered, f"[red]{s['errors']}[/]" if s["errors"] else "0",
+        floors = s.get("floors") or {}
+        floor = (f"const {floors['best_constant']:.2f} · chance {floors['chance']:.2f}"
+                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
+        table.add_row(safe(s["id"]), score, ci, floor, covered, f"[red]{s['errors']}[/]" if s["errors"] else "0",
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
     console.print(table)

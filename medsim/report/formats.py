@@ -79,12 +79,16 @@ def to_markdown(summary: dict[str, Any]) -> str:
     lines = [f"# medsim run {_md_cell(run['id'])}", "",
              f"model **{_md_cell(run['model'])}**, status {_md_cell(run['status'])}, medsim "
              f"{_md_cell(run['medsim_version'])}, taxonomy {_md_cell(summary['taxonomy'])}", "",
-             "| scenario | score | 95% CI | scored/planned | errors | injections | judge ≠ rules | tokens | cost |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| scenario | score | 95% CI | floor (best constant · chance) | scored/planned | errors | injections | "
+             "judge ≠ rules | tokens | cost |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for s in summary["scenarios"]:
         low, high = _ci(s["ci"])
         interval = f"{low}–{high}" + ("" if s.get("ci_reliable", True) or not low else " (few items)")
-        lines.append(f"| {_md_cell(s['id'])} | {_score(s['score'])} | {interval} | {s['scored']}/{s.get('planned', '?')} | "
+        floors = s.get("floors") or {}
+        floor = (f"{floors['best_constant']:.3f} · {floors['chance']:.3f}"
+                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
+        lines.append(f"| {_md_cell(s['id'])} | {_score(s['score'])} | {interval} | {floor} | {s['scored']}/{s.get('planned', '?')} | "
                      f"{s['errors']} | {s.get('injections', 0)} | {s.get('judge_disagreements', 0)} | {s['tokens']} | "
                      f"{s['cost']:.4f} |")
     lines += ["", "| dimension | score | 95% CI | coverage | scenarios |", "|---|---|---|---|---|"]

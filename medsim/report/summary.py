@@ -129,6 +129,8 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "errors": sum(1 for item in scenario_items if item.error),
             "error_reasons": errors[:5], "by_scorer": result.by_scorer, "rates": result.rates,
             "scorer_errors": unscored.get(scenario_id, {}),
+            # how far above trivial: the best constant answer's and chance's score on these cases
+            "floors": _floors(scenario_id, run.get("file_hashes") or {}),
             "injections": checks["by_scenario"].get(scenario_id, {}).get("injections", 0),
             "judge_disagreements": checks["by_scenario"].get(scenario_id, {}).get("judge_disagreements", 0),
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
@@ -160,3 +162,13 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
         "overall": overall, "calls": store.call_stats(run["id"]), "integrity": checks,
     }
+
+
+def _floors(scenario_id: str, hashes: dict[str, str]) -> dict[str, Any] | None:
+    from medsim.validity import floors_for
+
+    entry = floors_for(scenario_id, hashes)
+    if entry is None:
+        return None
+    return {k: entry[k] for k in ("best_constant", "best_constant_strategy", "chance", "best_adversary",
+                                  "best_adversary_strategy")}

@@ -30,3 +30,16 @@ def test_every_scenario_and_class_is_in_the_table(report):
     assert set(report.scenarios) == set(scenario_ids())
     assert {"refuse", "alarm", "dump", "parrot", "hedge", "ask_all", "constant", "random", "abstain"} <= set(
         report.classes())
+
+
+def test_shipped_floors_are_current(report):
+    """scenarios/floors.json (shown beside every score, and in the README) is what the scorers give today;
+    regenerate with `medsim validity --floors-out scenarios/floors.json`."""
+    from medsim.validity import bundled_floors, floors_of
+
+    loaded = [get_scenario(sid, check_scorers=True) for sid in scenario_ids()]
+    fresh, shipped = floors_of(report, loaded), bundled_floors()
+    stale = {sid: (shipped.get(sid, {}).get("best_adversary"), f["best_adversary"]) for sid, f in fresh.items()
+             if {k: v for k, v in shipped.get(sid, {}).items() if k != "files"} != {k: v for k, v in f.items()
+                                                                                  if k != "files"}}
+    assert not stale, f"scenarios/floors.json is stale (shipped, now): {stale}"
