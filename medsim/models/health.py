@@ -33,7 +33,7 @@ from medsim.models.base import ModelCallError
 
 MIN_FAILURES = 3  # a breaker never opens on fewer failed attempts than this
 SERIAL_MIN_PAIRS = 4  # overlapping calls needed before calling a server serial
-SERIAL_MIN_CALL_S = 0.2  # calls quicker than this say nothing about queueing
+SERIAL_MIN_STREAM_S = 0.1  # a reply streamed for less than this says nothing about queueing
 
 
 class EndpointDown(ModelCallError):
@@ -165,26 +165,21 @@ class EndpointHealth:
 
     # ---------------------------------------------------------- serialisation
     def _check_serial(self) -> None:
-        """Serial when calls that were in flight together were served one after the other:
-        the later one got its first byte only once the earlier had finished, and finished a
-        whole service time after it. Any pair served at once (both streaming together, or
-        finishing together) is proof of a parallel server."""
+        """Serial when, of two calls in flight together, the later never got a byte while the
+        earlier was still streaming its reply: it waited for it to finish. One pair that
+        streamed at the same time proves a parallel server. Only pairs whose earlier call
+        streamed for a while count: a reply that arrives in one burst says nothing."""
         if self.serial:
             return
-        slow = [s for s in self.samples if s.done - s.sent >= SERIAL_MIN_CALL_S]
-        if len(slow) < 2:
-            return
-        prefill = min(s.first_byte - s.sent for s in slow)  # a call with nobody ahead of it
         together = queued = 0
-        for x, y in itertools.combinations(slow, 2):
+        for x, y in itertools.combinations(self.samples, 2):
             a, b = (x, y) if x.done <= y.done else (y, x)
-            if b.sent >= a.done:
-                continue  # never in flight at the same time
-            service = prefill + (b.done - b.first_byte)
-            if b.first_byte >= a.done - 0.02 and b.done - a.done >= 0.7 * service:
-                queued += 1
-            elif b.done - a.done < 0.3 * service or max(a.first_byte, b.first_byte) < a.done - 0.02:
+            if b.sent >= a.done or a.done - a.first_byte < SERIAL_MIN_STREAM_S:
+                continue  # not in flight together, or nothing to overlap with
+            if b.first_byte < a.done - 0.02:
                 together += 1
+            else:
+                queued += 1
         if together == 0 and queued >= SERIAL_MIN_PAIRS:
             self.serial = True
             emit(ModelEvent("serial", self.label,
