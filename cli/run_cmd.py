@@ -296,12 +296,17 @@ def read_store(db: Path) -> Store:
 def runs_command(db: Path) -> None:
     store = read_store(db)
     table = Table(title=f"runs in {safe(db)}", header_style="bold")
-    for column in ("run", "started", "model", "status", "episodes", "errors", "mean item score", "tokens", "cost"):
+    for column in ("run", "started", "model", "status", "episodes", "errors", "scored/planned", "mean item score",
+                   "tokens", "cost"):
         table.add_column(column, overflow="fold")
     for run in store.list_runs():
+        scored = run["scored"] or 0
+        covered = f"{scored}/{run['planned']}" if run.get("planned") else str(scored)
+        if run.get("planned") and scored < run["planned"]:
+            covered = f"[yellow]{covered}[/]"
         table.add_row(
             safe(run["id"]), time.strftime("%Y-%m-%d %H:%M", time.localtime(run["created"])), safe(run["model"]),
-            safe(_status(run)), str(run["episodes"] or 0), str(run["errors"] or 0),
+            safe(_status(run)), str(run["episodes"] or 0), str(run["errors"] or 0), covered,
             f"{run['mean_score']:.3f}" if run["mean_score"] is not None else "—", str(run["tokens"] or 0),
             f"${run['cost']:.4f}" if run["cost"] else "—")
     console.print(table)

@@ -53,14 +53,16 @@ def to_csv(summary: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~")
+_MD_SPECIAL = set("\\`*[]|~")  # emphasis, code, links, table cells, strikethrough
 
 
 def _md_cell(text: Any) -> str:
-    """Text in a Markdown table cell: every character Markdown would act on is escaped, so a
-    model called `**x**` or `<img onerror=…>` shows as written, never as markup or HTML."""
+    """Text in a Markdown table cell: every character Markdown would act on here is escaped,
+    so a model called `**x**` or `<img onerror=…>` shows as written, never as markup or HTML.
+    An underscore is escaped only where it could open or close emphasis (not in `a_b`)."""
+    text = " ".join(str(text).split())
     out = []
-    for ch in " ".join(str(text).split()):
+    for i, ch in enumerate(text):
         if ch == "<":
             out.append("&lt;")
         elif ch == ">":
@@ -69,6 +71,8 @@ def _md_cell(text: Any) -> str:
             out.append("&amp;")
         elif ch in _MD_SPECIAL:
             out.append("\\" + ch)
+        elif ch == "_" and not (0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()):
+            out.append("\\_")
         else:
             out.append(ch)
     return "".join(out)

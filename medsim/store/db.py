@@ -439,13 +439,21 @@ class Store:
             """SELECT r.id, r.created, r.model, r.status,
                       COUNT(e.id) AS episodes,
                       SUM(e.status = 'error') AS errors,
+                      SUM(e.status = 'done' AND e.item_score IS NOT NULL) AS scored,
+                      json_extract(r.config, '$.planned') AS planned,
                       AVG(e.item_score) AS mean_score,
                       SUM(e.tokens_in + e.tokens_out) AS tokens,
                       SUM(e.cost) AS cost
                FROM runs r LEFT JOIN episodes e ON e.run_id = r.id
                GROUP BY r.id ORDER BY r.created DESC""").fetchall()
         leases = self._leases()
-        return [self._effective(dict(r), leases) for r in rows]
+        out = []
+        for row in rows:
+            run = self._effective(dict(row), leases)
+            planned = json.loads(run["planned"]) if run["planned"] else {}
+            run["planned"] = sum(planned.values()) if isinstance(planned, dict) else None
+            out.append(run)
+        return out
 
     # ------------------------------------------------------------- episodes
     @_guarded("reading which items are done")

@@ -28,6 +28,7 @@ def test_coverage_in_show_run_every_report_format_and_compare(tmp_path: Path) ->
     with sqlite3.connect(db) as conn:
         lossy_id, full_id = [r[0] for r in conn.execute("SELECT id FROM runs ORDER BY created")]
 
+    assert "6/8" in run_medsim("runs", "--db", str(db)).stdout
     shown = run_medsim("show-run", lossy_id, "--db", str(db))
     assert "6/8 (75%)" in shown.stdout and "incomplete" in shown.stdout
     report = json.loads(run_medsim("report", lossy_id, "--db", str(db), "--format", "json").stdout)
