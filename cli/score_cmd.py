@@ -23,7 +23,8 @@ def _parse_answer(text: str) -> Any:
     return text
 
 
-def _load(scenario: str):
+def load_scenario_or_fail(scenario: str):
+    """A scenario by id or path, or a clear error (did-you-mean; its validation problems) and exit 2."""
     from medsim.scenario.load import ScenarioInvalid
     from medsim.scenario.registry import UnknownName, get_scenario
 
@@ -70,7 +71,7 @@ def score_command(scenario: str, case_id: str | None, answer: str | None, answer
     if (answer is None) == (answers is None):
         fail("give exactly one of --answer TEXT_OR_JSON (with --case) or --answers FILE.jsonl",
              hint="""e.g. medsim score diagnosis --case inp-11 --answer '{"diagnosis": "右肺上叶恶性肿瘤"}'""")
-    loaded = _load(scenario)
+    loaded = load_scenario_or_fail(scenario)
     if answer is not None:
         if not case_id:
             fail("--answer needs --case ID")

@@ -13,21 +13,11 @@ from cli.safe import safe
 
 
 def _load(scenarios: list[str]):
-    from medsim.scenario.load import ScenarioInvalid
-    from medsim.scenario.registry import UnknownName, get_scenario, scenario_ids
+    from cli.score_cmd import load_scenario_or_fail
+    from medsim.scenario.registry import scenario_ids
 
     names = scenario_ids() if not scenarios or scenarios == ["all"] else scenarios
-    loaded = []
-    for name in names:
-        try:
-            loaded.append(get_scenario(name, check_scorers=True))
-        except UnknownName as exc:
-            fail(str(exc), hint="`medsim list` shows the bundled ids; or give a scenario file's path")
-        except ScenarioInvalid as exc:
-            for problem in exc.problems:
-                err_console.print(safe(str(problem)))
-            fail(f"{name}: the scenario does not validate", hint=f"run `medsim validate {name}` and fix it first")
-    return loaded
+    return [load_scenario_or_fail(name) for name in names]
 
 
 def _strategies(names: list[str] | None) -> list[str] | None:
