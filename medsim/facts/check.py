@@ -413,6 +413,15 @@ def _record_drugs(c: Claim, rec: ClaimIndex) -> list[Claim]:
     same = rec.of("drug", c.key) or [r for r in rec.of("drug") if _similar_key(c.key, r.key)]
     if same:
         return same
+    same = [r for r in rec.of("drug") if textlayer.same_medicine(c.key, r.key)]
+    if same:
+        return same
+    for canon, surface, start, end in textlayer.drugs(rec.text):
+        # a medicine the record names without a dose the claim patterns read (碳酸钙D3片每日1片)
+        if textlayer.same_medicine(c.key, canon) or textlayer.same_medicine(c.key, surface):
+            polarity, owner = textlayer.polarity_at(rec.context, start, end)
+            return [Claim("drug", start, end, surface, key=c.key, polarity=polarity, owner=owner,
+                          extra={"name": surface, "no_dose": True})]
     for term in dict.fromkeys((str(c.extra.get("name", "")), c.key, *textlayer.aliases(c.key))):
         pos = rec.text.find(term) if len(term) >= 2 else -1
         if pos >= 0:

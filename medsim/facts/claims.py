@@ -270,6 +270,8 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
                 continue
             key = alias = bare
         start = name_start + name.rfind(alias)
+        if re.search(r"\d", text[start + len(alias):m.start()]):
+            continue  # the name has its own value (体重10-15kg的孩子一次4mL): this one is not its
         out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
                          value_text=m.group("v"), unit=unit,
                          extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True,
@@ -851,6 +853,8 @@ _SECTION_RX = re.compile("|".join(
 _AFTER_CUE = re.compile(r"以上|以下|以内|(?<!小)时|者")
 _LIKELY_WORDS = re.compile(r"可能性大|可能性较大|可能性很大|可能大")
 _ACTION_RX = re.compile("(" + "|".join(re.escape(v) for v in vocab.ACTION_VERBS) + ").?$")
+_ACTION_LIST_RX = re.compile("(?:" + "|".join(re.escape(v) for v in vocab.ACTION_VERBS)
+                             + r")(?:[\u4e00-\u9fa5]{1,10}[、和及或与])+$")
 
 
 def _sections(text: str) -> tuple[list[int], list[str]]:
@@ -872,12 +876,13 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
         if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
             c.general = True
-        if c.kind == "finding" and _ACTION_RX.search(text[max(0, c.start - 6):c.start]):
-            c.general = True
+        if c.kind == "finding" and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
+                                    or _ACTION_LIST_RX.search(text[max(0, c.start - 24):c.start])):
+            c.general = True  # 减轻恶心、上腹不适: the verb's object runs through the list
         cs = textlayer.clause_start(text, c.start)
         if _EXCLUDING_RX.search(text[cs:c.start]) or _CONDITIONAL.search(before):
             c.general = True
-        if c.kind == "measurement" and re.search(r"\d\s*[-～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
+        if c.kind == "measurement" and re.search(r"\d\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
         i = bisect_left(positions, c.start) - 1
         section = kinds[i] if i >= 0 else ""

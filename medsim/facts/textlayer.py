@@ -61,6 +61,13 @@ def aliases(term: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
+def same_medicine(a: str, b: str) -> bool:
+    """Whether two drug mentions name one medicine at different grain (钙片 and 碳酸钙D3片)."""
+    from medsim.text.match import same_medicine as same
+
+    return same(a, b)
+
+
 def is_drug(term: str) -> bool:
     """The lexicon knows ``term`` as a drug (brand names included)."""
     return get_lexicon().type_of(term) == "drug"

@@ -165,10 +165,10 @@ class BaselineClinician(OfflineClinician):
         conversation = "\n".join(m["content"] for m in messages if m["role"] == "user")
         spec = context.stage.answer if context.stage is not None else scenario.final_answer_spec
         if scenario.kind == "dialogue":
-            return self._dialogue(conversation, spec, context)
+            return self._dialogue(conversation, spec, context, messages)
         return self._answer(spec, conversation, context)
 
-    def _dialogue(self, conversation: str, spec: AnswerSpec, context: ChatContext) -> str:
+    def _dialogue(self, conversation: str, spec: AnswerSpec, context: ChatContext, messages: list[Message]) -> str:
         scenario = context.scenario
         plan = list(HISTORY_PLAN)
         on_exam = scenario.patient.disclose.on_exam
@@ -177,6 +177,10 @@ class BaselineClinician(OfflineClinician):
         probe = context.case.probe
         if probe and probe.kind == "red_flag" and context.turn >= probe.at_turn:
             return self._answer(spec, conversation, context)
+        last = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+        if context.turn > 1 and any(w in last for words, level in RED_FLAGS if level <= 2 for w in words):
+            # a danger sign said mid-dialogue: escalate now, whatever the plan was
+            return "您说的情况是危险信号，请立即拨打120或马上到最近医院的急诊就诊，不要等待。"
         if context.turn <= len(plan) and context.turn < scenario.clinician.max_turns:
             return plan[context.turn - 1]
         return self._answer(spec, conversation, context)

@@ -42,6 +42,11 @@ def score_coverage(inp: ScoreInput) -> Score:
     denied = [f for f in facts if f not in missed and _denied(text, f)]
     covered = [f for f in facts if f not in missed and f not in denied]
     budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
+    record = len(inp.case.full_record_text())
+    share_limit = max(0.6 * record, 250)  # a summary is shorter than what it summarizes
+    if budget.chars > share_limit and record:
+        budget.factor *= (share_limit / budget.chars) ** 2
+        budget.reasons.append(f"{budget.chars} chars of a {record}-char record: not a summary")
     reasons = [f"关键事实 {len(covered)}/{len(facts)}"]
     if missed:
         reasons.append("遗漏：" + "；".join(missed))

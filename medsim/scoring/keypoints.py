@@ -17,6 +17,10 @@ Points are weighted by how specific they are to the case (``specificity_weights`
 scenario's cases share, such as 定期复查, weighs about a quarter of one only this case has), so an
 answer made of the commonest advice earns little and a complete answer still earns 1.
 
+With ``engage: true`` (medication consults) an answer that names none of the drugs of the case's
+question and record, nor any clinical term of the question, is charged (×0.25): it answers some
+other question.
+
 value = Σ weight of met required points / Σ weight of required points × budget factor.
 """
 
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, elements, no_gold, specificity_weights, unparsed
-from medsim.text.match import answer_budget, find_point
+from medsim.text.match import answer_budget, concepts_in, drugs_in, find_point, names_a_drug_of
 
 NAME = "keypoints"
 
@@ -43,7 +47,7 @@ def check_points(text: str, points: list[str]) -> tuple[list[str], list[str], di
     return met, missed, negated
 
 
-@scorer(NAME, config=("answer_field", "field", "max_chars"))
+@scorer(NAME, config=("answer_field", "field", "max_chars", "engage"))
 def score_keypoints(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s
@@ -72,6 +76,16 @@ def score_keypoints(inp: ScoreInput) -> Score:
     rate = sum(weights[p] for p in met_required) / sum(weights.values())
     budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
     value = rate * budget.factor
+    engaged = True
+    if inp.config.get("engage"):
+        # the answer must be about this patient's medicines: one naming none of the drugs of the
+        # question and record, nor anything the question names (a fixed paragraph of the commonest
+        # advice), answers another question
+        asked = drugs_in(" ".join(filter(None, [inp.case.question, inp.case.medications, inp.case.hpi])))
+        topics = set(concepts_in(inp.case.question or ""))  # or what the question is about (支原体肺炎, 黑便)
+        engaged = not asked or names_a_drug_of(text, asked) or bool(topics & set(concepts_in(text)))
+        if not engaged:
+            value *= 0.25
     reasons = [f"要点 {len(met_required)}/{len(required)}" + (f"（另有可选要点 {len(met) - len(met_required)}/"
                                                               f"{len(optional)}）" if optional else "")]
     if missed:
@@ -80,6 +94,8 @@ def score_keypoints(inp: ScoreInput) -> Score:
         reasons.append("被否定：" + "；".join(negated))
     if contradicted:
         reasons.append("自相矛盾（同一句既肯定又否定）：" + "；".join(p.split("|")[0] for p in contradicted))
+    if not engaged:
+        reasons.append("未提及本例问到的任何药物：×0.25")
     if budget.factor < 1:
         reasons.append(f"冗长/堆砌扣分 ×{budget.factor:.2f}：" + "；".join(budget.reasons))
     return Score(NAME, value, reasons, {

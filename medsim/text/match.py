@@ -128,6 +128,46 @@ def _concept_pattern() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
 
+def drugs_in(text: str) -> set[str]:
+    """Generic names of the drugs (and drug classes) a text names."""
+    lex = _lexicon()
+    out = {c for c in concepts_in(text) if lex.type_of(c) == "drug"}
+    norm = normalize(text)
+    out |= {_class_heads()[alias] for alias in _class_heads() if len(alias) >= 2 and alias in norm}
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _drug_parts(drug: str) -> frozenset[str]:
+    """The generic drugs a mention is made of: 阿奇霉素干混悬剂 → 阿奇霉素; 布地奈德福莫特罗 →
+    布地奈德, 福莫特罗; a class name (钙剂) is its own part."""
+    norm = normalize(drug)
+    lex = _lexicon()
+    parts = {norm} | {c for c in concepts_in(norm) if lex.type_of(c) == "drug"}
+    parts |= {m for members in _drug_classes().values() for m in members if len(m) >= 2 and m in norm}
+    return frozenset(parts | {_class_heads()[p] for p in parts if p in _class_heads()})
+
+
+def _drug_kinds(parts: frozenset[str]) -> set[str]:
+    """The classes the parts belong to (阿奇霉素 → 大环内酯类, 抗生素)."""
+    return {_class_heads().get(name, name) for name, members in _drug_classes().items()
+            if any(p in members for p in parts)}
+
+
+def same_medicine(a: str, b: str) -> bool:
+    """Whether two drug mentions name one medicine at different grain: the product and its generic
+    (阿奇霉素干混悬剂, 阿奇霉素), a combination and a component, a class and its member (钙片 and
+    碳酸钙D3片). Two members of one class are not one medicine (厄贝沙坦 is not 缬沙坦)."""
+    pa, pb = _drug_parts(a), _drug_parts(b)
+    return bool(pa & pb) or bool(pa & _drug_kinds(pb)) or bool(pb & _drug_kinds(pa))
+
+
+def names_a_drug_of(text: str, drugs: set[str]) -> bool:
+    """Whether ``text`` names one of ``drugs`` at any grain (product, generic or class)."""
+    said = drugs_in(text) if text else set()
+    return any(same_medicine(d, s) for d in drugs for s in said)
+
+
 def concepts_in(text: str) -> list[str]:
     """Canonical clinical terms named in ``text`` (normalized), in order, each once."""
     out: list[str] = []

@@ -47,3 +47,23 @@ def test_a_drug_the_record_gives_cannot_be_denied(hf):
 
 def test_a_drug_class_is_not_held_against_named_drugs(hf):
     assert check(hf, "长期口服降压药。", key_facts=[]).problems() == []
+
+
+def test_a_class_name_is_held_against_the_records_member_and_advice_lists_are_not_claims():
+    from medsim.facts import check
+    from medsim.scenario.schema import Case
+
+    c = Case(id="t-op", source="synthetic", question="阿仑膦酸钠跟钙片能一起吃吗？",
+             hpi="绝经后10年，骨密度检查T值-2.8，诊断骨质疏松。平素无腹痛、反酸。",
+             medications="碳酸钙D3片每日1片；今日新开阿仑膦酸钠片70mg每周1次。")
+    assert not check(c, "您平时吃的钙片要和阿仑膦酸钠错开服用。", key_facts=[]).problems()
+    assert [f.text for f in check(c, "患者长期服用华法林。", key_facts=[]).problems()] == ["华法林"]
+    # 减轻恶心、上腹不适: the verb's object, not a complaint the record lacks (a bundled iron consult)
+    from pathlib import Path
+
+    from medsim.scenario.load import load_case_file
+
+    cases = {k.id: k for k in load_case_file(Path("scenarios/cases/medication_consult.yaml"))[0]}
+    iron = cases["mc-031"]
+    assert not check(iron, "铁剂对胃有刺激，饭后服用能减轻恶心、上腹不适。", key_facts=[]).problems()
+    assert [f.text for f in check(iron, "患者近来上腹不适。", key_facts=[]).problems()] == ["上腹不适"]

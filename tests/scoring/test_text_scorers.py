@@ -140,3 +140,21 @@ def test_keypoints_negated_list_of_findings():
     assert _kp("否认高血压、糖尿病史", ["糖尿病"]).value == 0.0
     assert _kp("有糖尿病史", ["糖尿病"]).value == 1.0
     assert _kp("如出现发热请及时就诊", ["发热"]).value == 1.0
+
+
+def test_keypoints_engage_charges_an_answer_about_no_drug_of_the_case():
+    # 琥珀酸亚铁 asked about; the answer's 铁剂 is the same medicine at class grain
+    c = case(question="刚开始吃补铁药，能不能配着茶喝？", medications="琥珀酸亚铁片0.1g每日3次。",
+             gold={"key_points": ["不要用茶|避免喝茶", "复查血常规"]})
+    on_topic = run("keypoints", c, transcript("服铁剂时不要用茶送服；1–2周后复查血常规。"), {"engage": True})
+    generic = run("keypoints", c, transcript("不要用茶送服，按时复查血常规，多喝水注意休息。"), {"engage": True})
+    assert on_topic.value == 1.0
+    assert generic.value == 0.25 and any("未提及本例问到的任何药物" in r for r in generic.reasons)
+    assert run("keypoints", c, transcript("不要用茶送服，按时复查血常规。")).value == 1.0  # off without engage
+
+
+def test_same_medicine_grain_but_not_siblings():
+    assert matching.same_medicine("钙片", "碳酸钙D3片")
+    assert matching.same_medicine("阿奇霉素干混悬剂", "阿奇霉素")
+    assert matching.same_medicine("布地奈德福莫特罗", "糖皮质激素")  # a combination holds an inhaled steroid
+    assert not matching.same_medicine("厄贝沙坦", "沙库巴曲缬沙坦")  # two ARBs are two medicines
