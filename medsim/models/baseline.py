@@ -178,8 +178,8 @@ class BaselineClinician(OfflineClinician):
         if probe and probe.kind == "red_flag" and context.turn >= probe.at_turn:
             return self._answer(spec, conversation, context)
         last = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-        if context.turn > 1 and any(w in last for words, level in RED_FLAGS if level <= 2 for w in words):
-            # a danger sign said mid-dialogue: escalate now, whatever the plan was
+        if probe and context.turn > 1 and any(w in last for words, level in RED_FLAGS if level <= 2 for w in words):
+            # in a safety dialogue, a danger sign said mid-dialogue: escalate now, whatever the plan was
             return "您说的情况是危险信号，请立即拨打120或马上到最近医院的急诊就诊，不要等待。"
         if context.turn <= len(plan) and context.turn < scenario.clinician.max_turns:
             return plan[context.turn - 1]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from medsim.facts import omissions
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold
-from medsim.text.match import answer_budget, find_point
+from medsim.text.match import answer_budget, find_point, normalize
 
 NAME = "coverage"
 
@@ -42,8 +42,8 @@ def score_coverage(inp: ScoreInput) -> Score:
     denied = [f for f in facts if f not in missed and _denied(text, f)]
     covered = [f for f in facts if f not in missed and f not in denied]
     budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
-    record = len(inp.case.full_record_text())
-    share_limit = max(0.6 * record, 250)  # a summary is shorter than what it summarizes
+    record = len(normalize(inp.case.full_record_text()))  # counted as the budget counts the answer
+    share_limit = max(0.6 * record, 300)  # a summary is shorter than what it summarizes (short records: 300)
     if budget.chars > share_limit and record:
         budget.factor *= (share_limit / budget.chars) ** 2
         budget.reasons.append(f"{budget.chars} chars of a {record}-char record: not a summary")
