@@ -20,6 +20,9 @@ def _finish(result, out: Path) -> None:
 
     if result.n_cases == 0:  # every importer says why itself; this is the last line of defence
         fail("nothing to import: no case survived", hint="see the skipped rows above, or check the file")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file, not a folder",
+             hint="give a folder for the scenario and case files, e.g. --out imported/NAME")
     try:
         written = write_import(result, out)
     except ScenarioInvalid as exc:  # an importer bug: say what, keep the user's data untouched
