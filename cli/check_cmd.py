@@ -26,8 +26,10 @@ def _read_text(path: str) -> str:
         return data.decode("utf-8-sig")
     except FileNotFoundError:
         fail(f"file not found: {path}", hint="give the text to check as a UTF-8 file, or - for stdin")
-    except UnicodeDecodeError:
-        fail(f"not UTF-8 text: {path}", hint="save the file as UTF-8")
+    except UnicodeDecodeError as exc:
+        from cli.errors import UTF8_HINT, not_utf8
+
+        fail(not_utf8("stdin" if path == "-" else path, exc), hint=UTF8_HINT)
     raise AssertionError("unreachable")
 
 

@@ -20,6 +20,17 @@ _OS_HINTS = {
 }
 
 
+UTF8_HINT = "save it as UTF-8 (GBK/GB18030 files: `iconv -f GB18030 -t UTF-8 FILE > NEW`)"
+
+
+def not_utf8(where: object, exc: UnicodeDecodeError) -> str:
+    """``FILE:LINE:COL: byte 0x.. is not UTF-8``: where the first bad byte is, as editors jump to it."""
+    raw = exc.object
+    line = raw.count(b"\n", 0, exc.start) + 1
+    col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+    return f"{where}:{line}:{col}: byte 0x{raw[exc.start]:02x} is not UTF-8"
+
+
 def describe(exc: BaseException) -> tuple[str, str | None]:
     name = type(exc).__name__
     if name == "UnknownName":

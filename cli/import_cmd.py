@@ -20,6 +20,9 @@ def _finish(result, out: Path) -> None:
 
     if result.n_cases == 0:  # every importer says why itself; this is the last line of defence
         fail("nothing to import: no case survived", hint="see the skipped rows above, or check the file")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file, not a folder",
+             hint="give a folder for the scenario and case files, e.g. --out imported/NAME")
     try:
         written = write_import(result, out)
     except ScenarioInvalid as exc:  # an importer bug: say what, keep the user's data untouched
@@ -72,12 +75,12 @@ def cmb_clin(file: Annotated[Path, typer.Argument(help="CMB-Clin CMB-test-qa.jso
 
 
 @app.command("mcq")
-def mcq(file: Annotated[Path, typer.Argument(help="A JSONL file, one question a line")],
+def mcq(file: Annotated[Path, typer.Argument(help="A JSONL file (one question a line) or a JSON array of questions")],
         map_: Annotated[str, typer.Option("--map", help="question=F,options=F,answer=F[,id=F]")] = "",
         scenario_id: Annotated[str, typer.Option("--id", help="Scenario id")] = "imported_mcq",
         name: Annotated[str, typer.Option(help="中文名")] = "导入的选择题",
         out: Out = Path("imported/mcq")) -> None:
-    """Any multiple-choice JSONL (CMExam, CMB-Exam, MedQA-style) as a choice scenario."""
+    """Any multiple-choice JSONL or JSON array (CMExam, CMB-Exam, MedQA-style) as a choice scenario."""
     from medsim.importers.mcq import import_mcq, parse_mapping
 
     mapping = _guard(parse_mapping, map_)

@@ -63,9 +63,11 @@ def _read_lines(path: Path | None) -> list[str]:
         if not path.is_file():
             fail(f"no such file: {path}", hint="--lines takes a text file with one question per line")
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"{path}: not UTF-8 text", hint="save the file as UTF-8")
+            text = path.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            from cli.errors import UTF8_HINT, not_utf8
+
+            fail(not_utf8(path, exc), hint=UTF8_HINT)
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 

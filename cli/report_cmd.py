@@ -45,6 +45,11 @@ def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, tax
 
         text = {"json": formats.to_json, "csv": formats.to_csv, "md": formats.to_markdown}[fmt](summary)
     if out:
+        if out.is_dir():
+            fail(f"--out {out} is a folder", hint=f"give a file path, e.g. --out {out / (run_id + '.' + fmt)}")
+        if not out.parent.is_dir():
+            fail(f"--out {out}: folder {out.parent} does not exist",
+                 hint=f"create it (mkdir -p {out.parent}), or pass another --out")
         out.write_text(text, encoding="utf-8")
         console.print(f"wrote {safe(out)}")
     else:

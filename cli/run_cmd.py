@@ -295,21 +295,33 @@ def read_store(db: Path) -> Store:
 
 def runs_command(db: Path) -> None:
     store = read_store(db)
+    runs = store.list_runs()
+    # A run id is what the user copies into --resume, show-run and report: never broken across
+    # lines. On a narrow terminal the columns that can be read elsewhere (show-run) give way.
+    narrow = console.width < 130  # (the id itself says when the run started)
     table = Table(title=f"runs in {safe(db)}", header_style="bold")
-    for column in ("run", "started", "model", "status", "episodes", "errors", "scored/planned", "mean item score",
-                   "tokens", "cost"):
-        table.add_column(column, overflow="fold")
-    for run in store.list_runs():
+    table.add_column("run", no_wrap=True, min_width=max([len(safe(r["id"])) for r in runs] + [3]))
+    columns = (("model", "status", "errors", "scored", "mean") if narrow else
+               ("started", "model", "status", "episodes", "errors", "scored/planned", "mean item score", "tokens", "cost"))
+    for column in columns:
+        table.add_column(column, overflow="fold", no_wrap=column == "started")
+    for run in runs:
         scored = run["scored"] or 0
         covered = f"{scored}/{run['planned']}" if run.get("planned") else str(scored)
         if run.get("planned") and scored < run["planned"]:
             covered = f"[yellow]{covered}[/]"
+        mean = f"{run['mean_score']:.3f}" if run["mean_score"] is not None else "—"
+        if narrow:
+            table.add_row(safe(run["id"]), safe(run["model"]), safe(_status(run)), str(run["errors"] or 0),
+                          covered, mean)
+            continue
         table.add_row(
             safe(run["id"]), time.strftime("%Y-%m-%d %H:%M", time.localtime(run["created"])), safe(run["model"]),
             safe(_status(run)), str(run["episodes"] or 0), str(run["errors"] or 0), covered,
-            f"{run['mean_score']:.3f}" if run["mean_score"] is not None else "—", str(run["tokens"] or 0),
-            f"${run['cost']:.4f}" if run["cost"] else "—")
+            mean, str(run["tokens"] or 0), f"${run['cost']:.4f}" if run["cost"] else "—")
     console.print(table)
+    if narrow and runs:
+        console.print("[dim]start, episodes, tokens, cost: `medsim show-run RUN` or a wider terminal[/]")
 
 
 def show_run_command(run_id: str | None, db: Path, taxonomy: str, items: bool = False,

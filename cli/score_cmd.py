@@ -88,11 +88,14 @@ def score_command(scenario: str, case_id: str | None, answer: str | None, answer
         return
     stream = sys.stdin if str(answers) == "-" else None
     try:
-        lines = (stream.read() if stream else answers.read_text(encoding="utf-8")).splitlines()
+        raw = stream.buffer.read() if stream else answers.read_bytes()
+        lines = raw.decode("utf-8-sig").splitlines()
     except OSError as exc:
         fail(f"cannot read {answers}: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:
-        fail(f"{answers}: not UTF-8 text (byte {exc.start})", hint="save the file as UTF-8")
+        from cli.errors import UTF8_HINT, not_utf8
+
+        fail(not_utf8("stdin" if stream else answers, exc), hint=UTF8_HINT)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -49,7 +49,9 @@ def _read(file: str) -> str:
             where = file
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        _fail(f"{where} is not UTF-8 text (byte {exc.start})", "save the file as UTF-8")
+        from cli.errors import UTF8_HINT, not_utf8
+
+        _fail(not_utf8(where, exc), UTF8_HINT)
     except OSError as exc:
         _fail(f"cannot read {file}: {exc.strerror or exc}")
     return ""  # unreachable
@@ -130,7 +132,8 @@ def _lines(file: str, backend: str, one) -> None:
         try:
             line = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r\n")
         except UnicodeDecodeError as exc:
-            _fail(f"{where} line {n} is not UTF-8 text (byte {exc.start})", "save the file as UTF-8")
+            _fail(f"{where}:{n}:{exc.start + 1}: byte 0x{raw[exc.start]:02x} is not UTF-8",
+                  "save it as UTF-8 (GBK/GB18030 files: `iconv -f GB18030 -t UTF-8 FILE > NEW`)")
         try:
             rows = one(line, backend) if line.strip() else []
         except (BackendUnavailable, ValueError) as exc:

@@ -396,6 +396,13 @@ async def _execute(store: Store, run_id: str, config: RunConfig, services: Servi
         queue.put_nowait(entry)
     stop = _Stop()
 
+    def stop_if_down() -> None:
+        down = endpoint_health.down_reason()
+        if down:
+            stop.set(f"stopped: {down}",
+                     "check the server (is it up? overloaded? the right model name?), then continue with "
+                     f"`medsim run --resume {run_id}`; only the unfinished items are run again")
+
     async def worker() -> None:
         while stop.reason is None:
             try:
@@ -408,6 +415,7 @@ async def _execute(store: Store, run_id: str, config: RunConfig, services: Servi
                 record = failed_record(run_id, item.scenario.id, case.id, repeat, f"{type(exc).__name__}: {exc}")
             if endpoint_health.down_reason() and (record.status == "error"
                                                   or any(row.get("error") for row in record.scores)):
+                stop_if_down()  # said here too: the last worker may end before the watcher looks again
                 return  # hurt by the endpoint being down: left for --resume, not saved
             try:
                 store.save_episode(record)
@@ -424,11 +432,7 @@ async def _execute(store: Store, run_id: str, config: RunConfig, services: Servi
         """Stop at once when an endpoint is down; keep the lease alive; report long waits."""
         beat = time.monotonic()
         while True:
-            down = endpoint_health.down_reason()
-            if down:
-                stop.set(f"stopped: {down}",
-                         "check the server (is it up? overloaded? the right model name?), then continue with "
-                         f"`medsim run --resume {run_id}`; only the unfinished items are run again")
+            stop_if_down()
             if stop.reason:
                 for task in workers:
                     task.cancel()

@@ -45,14 +45,27 @@ class ImportResult:
         return sum(len(s.cases) for s in self.scenarios)
 
 
-def read_json_lenient(path: Path) -> Any:
-    """JSON as real benchmark files ship it: BOM, CRLF, bare NaN (read as None)."""
+def read_text(path: Path) -> str:
+    """A file's text; a missing file or bytes that are not UTF-8 are named with file:line:col."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ImportFailed(f"file not found: {path}") from None
+    except IsADirectoryError:
+        raise ImportFailed(f"{path} is a folder, not a file", hint="give the path of the benchmark file") from None
+    try:
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ImportFailed(f"{path} is not UTF-8 ({exc})", hint="convert it: iconv -f GB18030 -t UTF-8") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ImportFailed(f"{path}:{line}:{col}: byte 0x{raw[exc.start]:02x} is not UTF-8",
+                           hint=f"convert it (GBK/GB18030 files: `iconv -f GB18030 -t UTF-8 {path.name} > "
+                                f"{path.stem}.utf8{path.suffix}`), then import the converted file") from None
+
+
+def read_json_lenient(path: Path) -> Any:
+    """JSON as real benchmark files ship it: BOM, CRLF, bare NaN (read as None)."""
+    text = read_text(path)
     if not text.strip():
         raise ImportFailed(f"{path} is empty: nothing to import")
     try:

@@ -1,4 +1,4 @@
-"""Any multiple-choice set in JSONL (CMExam, CMB-Exam, MedQA-style) as a choice scenario.
+"""Any multiple-choice set in JSONL or a JSON array (CMExam, CMB-Exam, MedQA-style) as a choice scenario.
 
 ``--map question=Question,options=Options,answer=Answer[,id=ID]`` names the fields. Options
 may be an object ({"A": "…"}, or {"A.": "…"}), a list (lettered A, B, …; items may carry
@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from medsim.importers.common import ImportedScenario, ImportFailed, ImportResult, clean, safe_id
+from medsim.importers.common import ImportedScenario, ImportFailed, ImportResult, clean, read_text, safe_id
 
 FIELDS = ("question", "options", "answer", "id")
 INSTRUCTIONS = "你是一名临床医生，请回答下面的选择题。先写出答案字母，如“答案：B”，多选题写出全部正确字母。"
@@ -101,26 +101,48 @@ def _answer(value: Any, options: dict[str, str]) -> str | None:
     return letters if letters and all(ch in options for ch in letters) else None
 
 
-def import_mcq(path: Path, mapping: dict[str, str], scenario_id: str, name: str) -> ImportResult:
-    if not re.match(r"^[a-z][a-z0-9_]*$", scenario_id):
-        raise ImportFailed(f"{scenario_id!r} is not a valid scenario id", hint="use lower case, digits and _")
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except FileNotFoundError:
-        raise ImportFailed(f"file not found: {path}") from None
-    except UnicodeDecodeError:
-        raise ImportFailed(f"{path} is not UTF-8", hint="convert it: iconv -f GB18030 -t UTF-8") from None
-    result = ImportResult()
-    cases: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for number, line in enumerate(lines, 1):
+FORMAT_HINT = ("medsim import mcq reads JSON Lines (one question object a line) or one JSON array of question "
+               "objects; a CSV or Excel bank must be converted to JSON Lines first")
+
+
+def _rows(path: Path, text: str):
+    """(number, where, row) for each question: the items of a JSON array, else one a line.
+    A line that is not JSON yields the JSONDecodeError as its row, to be skipped with its reason."""
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text, parse_constant=lambda _: None)
+        except json.JSONDecodeError as exc:
+            first = next(line for line in text.splitlines() if line.strip())
+            try:
+                json.loads(first)
+            except json.JSONDecodeError:  # not one array a line either: a JSON array that is broken
+                raise ImportFailed(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}",
+                                   hint=FORMAT_HINT) from None
+        else:
+            if isinstance(data, list):
+                for number, row in enumerate(data, 1):
+                    yield number, f"item {number}", row
+                return
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        where = f"line {number}"
         try:
             row = json.loads(line, parse_constant=lambda _: None)
         except json.JSONDecodeError as exc:
-            result.skipped.append((where, f"not JSON: {exc.msg}"))
+            row = exc
+        yield number, f"line {number}", row
+
+
+def import_mcq(path: Path, mapping: dict[str, str], scenario_id: str, name: str) -> ImportResult:
+    if not re.match(r"^[a-z][a-z0-9_]*$", scenario_id):
+        raise ImportFailed(f"{scenario_id!r} is not a valid scenario id", hint="use lower case, digits and _")
+    text = read_text(path)
+    result = ImportResult()
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for number, where, row in _rows(path, text):
+        if isinstance(row, json.JSONDecodeError):
+            result.skipped.append((where, f"not JSON: {row.msg}"))
             continue
         if not isinstance(row, dict):
             result.skipped.append((where, "not a JSON object"))
@@ -143,7 +165,7 @@ def import_mcq(path: Path, mapping: dict[str, str], scenario_id: str, name: str)
             result.skipped.append((where, f"duplicate id {case_id}"))
             continue
         seen.add(case_id)
-        cases.append({"id": case_id, "source": f"{path.name} line {number}", "question": question,
+        cases.append({"id": case_id, "source": f"{path.name} {where}", "question": question,
                       "options": options, "gold": {"choice": answer}})
     if not cases and not result.skipped:
         raise ImportFailed(f"{path} holds no questions: it is empty or blank")
@@ -151,9 +173,11 @@ def import_mcq(path: Path, mapping: dict[str, str], scenario_id: str, name: str)
         reasons = Counter(why for _, why in result.skipped)
         shown = "\n".join(f"  {where}: {why}" for where, why in result.skipped[:5])
         common = "; ".join(f"{n}× {why}" for why, n in reasons.most_common(3))
+        not_rows = all(why.startswith(("not JSON", "not a JSON object")) for _, why in result.skipped)
+        hint = (FORMAT_HINT if not_rows else
+                "check --map (now " + ", ".join(f"{k}={v}" for k, v in mapping.items()) + ") against the fields above")
         raise ImportFailed(f"nothing to import from {path}: {len(result.skipped)} line(s) skipped ({common}):\n{shown}",
-                           hint="check --map (now " + ", ".join(f"{k}={v}" for k, v in mapping.items())
-                           + ") against the fields above")
+                           hint=hint)
     scenario = {
         "id": scenario_id, "name": name, "name_en": f"Imported multiple choice ({path.name})",
         "dimension": "knowledge_application", "kind": "single_turn",

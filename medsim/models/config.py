@@ -91,6 +91,9 @@ def find_models_file(models_file: str | Path | None = None) -> Path | None:
     """The models.yaml in force, or None when there is none (that is allowed)."""
     if models_file is not None:
         path = Path(models_file)
+        if path.is_dir():
+            raise ConfigError(f"--models-file {path} is a folder, not a models file; give the file itself, "
+                              f"e.g. --models-file {path / 'models.yaml'}")
         if not path.is_file():
             raise ConfigError(f"models file {path} does not exist (given with --models-file)")
         return path

@@ -266,6 +266,9 @@ class Store:
         self.readonly = readonly
         if not self.path.parent.is_dir():
             raise StoreError(f"folder {self.path.parent} does not exist", hint="create it, or pass another --db")
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a run store file",
+                             hint=f"pass a file path, e.g. --db {self.path / 'runs.sqlite'}")
         if readonly and not self.path.is_file():
             raise StoreError(f"no run store at {self.path}", hint="pass --db with the file `medsim run` wrote")
         self._lock = threading.Lock()

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from medsim.testing.openai_server import Fault, OpenAIServer
 from tests.cli.test_play_pty import Terminal as _Terminal
 from tests.run.conftest import MCQ
@@ -72,9 +74,10 @@ def interrupt(term: Terminal) -> float:
     return time.monotonic() - sent
 
 
-def test_ctrl_c_stops_an_offline_run_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("model", ["baseline", "reference"])
+def test_ctrl_c_stops_an_offline_run_at_once(tmp_path: Path, model: str) -> None:
     db = tmp_path / "r.sqlite"
-    term = Terminal([sys.executable, "-m", "cli.app", "run", "all", "--model", "baseline", "--repeats", "50",
+    term = Terminal([sys.executable, "-m", "cli.app", "run", "all", "--model", model, "--repeats", "50",
                      "--db", str(db)], tmp_path)
     wait_reading(term, lambda: saved(db) >= 5)
     assert saved(db) >= 5, term.screen[-2000:]

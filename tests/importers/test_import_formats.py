@@ -85,3 +85,42 @@ def test_an_empty_import_exits_non_zero(tmp_path: Path) -> None:
         assert result.returncode == 2, (command, path, result.stdout)
         assert "nothing to import" in result.stderr or "is empty" in result.stderr or "no questions" in result.stderr
         assert not (tmp_path / "out").exists()
+
+
+def test_a_json_array_bank_imports_like_jsonl(tmp_path: Path) -> None:
+    rows = [{"question": "夜盲症缺乏的是", "options": "A 维生素A\nB 维生素C", "answer": "A"},
+            {"question": "坏血病缺乏的是", "options": "A 维生素A\nB 维生素C", "answer": "B"},
+            {"question": "题干", "options": "A 甲\nB 乙", "answer": "E"}]
+    for name, text in (("pretty.json", json.dumps(rows, ensure_ascii=False, indent=2)),
+                       ("oneline.json", json.dumps(rows, ensure_ascii=False))):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = import_mcq(path, MAP, "q", "题")
+        (scenario,) = result.scenarios
+        assert [c["gold"]["choice"] for c in scenario.cases] == ["A", "B"], name
+        assert result.skipped == [("item 3", "answer 'E' is not among the options AB")], name
+        assert run_medsim("import", "mcq", str(path), "--out", str(tmp_path / f"out_{name}")).returncode == 0
+
+
+def test_a_file_that_is_not_json_lines_is_named_with_the_formats_read(tmp_path: Path) -> None:
+    cut = tmp_path / "cut.json"
+    cut.write_text('[\n  {"question": "夜盲症缺乏的是",\n', encoding="utf-8")
+    result = run_medsim("import", "mcq", str(cut), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and f"{cut}:3:1: not valid JSON" in result.stderr, result.stderr
+    assert "JSON Lines" in result.stderr and "Traceback" not in result.stderr
+    csv_bank = tmp_path / "bank.csv"
+    csv_bank.write_text("question,options,answer\n夜盲症缺乏的是,A 维生素A B 维生素C,A\n", encoding="utf-8")
+    result = run_medsim("import", "mcq", str(csv_bank), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and "line 1: not JSON" in result.stderr
+    assert "--map" not in result.stderr and "CSV or Excel bank must be converted" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["mcq", "cmb-clin", "llmeval-med"])
+def test_a_bank_that_is_not_utf8_is_named_with_its_line_and_column(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "gbk.jsonl"
+    path.write_bytes('{"question": "x"}\n{"question": "胸痛三天"}\n'.encode("gb18030"))
+    result = run_medsim("import", command, str(path), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    assert f"{path}:2:15: byte 0x" in result.stderr and "is not UTF-8" in result.stderr, result.stderr
+    assert "iconv -f GB18030 -t UTF-8 gbk.jsonl > gbk.utf8.jsonl" in result.stderr and "Traceback" not in result.stderr

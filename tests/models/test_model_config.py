@@ -80,6 +80,9 @@ def test_search_order_cwd_then_home(tmp_path, monkeypatch):
 def test_missing_explicit_file(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         find_models_file(tmp_path / "nope.yaml")
+    with pytest.raises(ConfigError, match="is a folder, not a models file") as info:
+        find_models_file(tmp_path)
+    assert f"--models-file {tmp_path / 'models.yaml'}" in str(info.value) and "does not exist" not in str(info.value)
 
 
 def test_base_url_alone_needs_no_config(server):

@@ -80,3 +80,21 @@ def test_flags_show_no_value_placeholder_and_narrow_tables_keep_whole_names(tmp_
     narrow = run_process("show-run", "--db", str(db), "--items", env={"COLUMNS": "60"})
     text = narrow.stdout.replace("│", "").replace(" ", "").replace("\n", "")
     assert "medication_consult" in text and "…" not in narrow.stdout
+
+
+def test_run_ids_stay_whole_in_the_runs_table_of_an_80_column_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    for _ in range(2):
+        assert run_medsim("run", str(MCQ), "--model", "baseline", "--limit", "1", "--db", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM runs")]
+    for columns in ("80", "60"):
+        listed = run_process("runs", "--db", str(db), env={"COLUMNS": columns})
+        assert listed.returncode == 0, listed.stderr
+        lines = listed.stdout.splitlines()
+        assert all(any(run_id in line for line in lines) for run_id in ids), listed.stdout  # copyable into --resume
+        assert max(len(line) for line in lines) <= int(columns)
+        if columns == "80":  # the model and status whole on the run's own line too
+            assert any("baseline" in line and "done" in line for line in lines if ids[0] in line), listed.stdout
+    wide = run_process("runs", "--db", str(db), env={"COLUMNS": "160"})
+    assert "tokens" in wide.stdout and "cost" in wide.stdout and "show-run RUN" not in wide.stdout

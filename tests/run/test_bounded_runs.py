@@ -219,3 +219,32 @@ def test_a_killed_run_reads_interrupted_and_two_resumes_cannot_both_work_it(tmp_
         assert first.returncode == 0, out + err
     assert list(episodes(db).values()).count("done") == 8
     assert "done" in run_medsim("runs", "--db", str(db)).stdout
+
+
+def test_an_endpoint_that_dies_mid_run_stops_it_as_interrupted_never_done(tmp_path: Path) -> None:
+    # One worker: the item that finds the breaker open is the last thing running, so the run
+    # must not end as if every item had been tried (it once read "done" with 20 items never run).
+    import threading
+
+    db = tmp_path / "r.sqlite"
+    with OpenAIServer(reply=correct_reply) as server:
+        def fail_after_two() -> None:
+            deadline = time.monotonic() + 60
+            while server.counts["/v1/chat/completions"] < 2 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            server.set_faults(Fault("500"))
+
+        threading.Thread(target=fail_after_two, daemon=True).start()
+        result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", server.base_url,
+                            "--concurrency", "1", "--repeats", "3", "--no-cache", "--max-attempts", "2",
+                            "--stop-after", "2", "--db", str(db), timeout=BOUND_S)
+        out = result.stdout + result.stderr
+        assert result.returncode == 75, out
+        assert "stopped:" in result.stderr and "failed every attempt for" in result.stderr
+        assert f"medsim run --resume {only_run(db)}" in result.stderr and "Traceback" not in out
+        assert len(episodes(db)) < 24
+        assert "interrupted" in run_medsim("runs", "--db", str(db)).stdout
+        server.set_faults()  # the server is back: the resume runs what was never run
+        resumed = run_medsim("run", "--resume", only_run(db), "--db", str(db))
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert list(episodes(db).values()) == ["done"] * 24

@@ -128,4 +128,4 @@ def test_lines_mode_bad_byte_is_exit_2(tmp_path):
     p = tmp_path / "bad.txt"
     p.write_bytes("咳嗽\n".encode() + b"\xff\xfe\n")
     res = runner.invoke(app, ["neg", str(p), "--lines"])
-    assert res.exit_code == 2 and "line 2 is not UTF-8" in res.output
+    assert res.exit_code == 2 and f"{p}:2:1: byte 0xff is not UTF-8" in res.output
