@@ -89,11 +89,13 @@ def register(app: typer.Typer) -> None:
         seed: Seed = 0,
         db: Db = DEFAULT_DB,
         judge: Annotated[str | None, typer.Option(help="Judge model for checklist scoring")] = None,
+        temperature: Annotated[float | None, typer.Option(
+            help="Clinician sampling temperature (default: models.yaml's, else 0, as in run)")] = None,
     ) -> None:
         """An interactive session: watch a model work a case turn by turn, or take the clinician's seat."""
         from cli.play_cmd import play_command
 
-        play_command(scenario, model, case, base_url, models_file, patient, seed, db, judge)
+        play_command(scenario, model, case, base_url, models_file, patient, seed, db, judge, temperature)
 
     @app.command("check")
     def check(

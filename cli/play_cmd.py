@@ -132,7 +132,7 @@ def _score_card(record, case) -> None:
 
 
 def play_command(scenario_id: str, model: str, case_id: str | None, base_url: str | None, models_file: str | None,
-                 patient: str, seed: int, db: Path, judge: str | None) -> None:
+                 patient: str, seed: int, db: Path, judge: str | None, temperature: float | None = None) -> None:
     from medsim.runner import RunConfig, make_services, open_store, run_item, start_run
     from medsim.scenario.registry import get_scenario
     from medsim.sim.episode import Hooks, QuitEpisode
@@ -146,9 +146,13 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
             fail(f"no case {case_id!r} in scenario {loaded.scenario.id}", hint=f"cases include {ids} …")
     else:
         case = random.Random(seed).choice(loaded.cases)
+    if temperature is not None and not 0 <= temperature <= 2:
+        fail(f"--temperature {temperature}: give a value from 0 to 2")
     human = model == "human"
+    # the same config as a batch run: the clinician's temperature resolves (and is stored) the
+    # same way, so a case scores alike in play and in `medsim run`
     config = RunConfig(scenarios=[str(loaded.path)], model=model, base_url=base_url, models_file=models_file,
-                       judge=judge, patient=patient, concurrency=1, seed=seed)
+                       judge=judge, patient=patient, concurrency=1, seed=seed, temperature=temperature)
     store = open_store(db)
     services = make_services(config, store, human_io=TerminalIO() if human else None)
     config.limit = None

@@ -247,6 +247,29 @@ def _same(a: str, b: str) -> bool:
 
 
 _OWN_SECTIONS = ("chief_complaint", "hpi", "past_history")
+# the patient's own "never ill": 以前身体很好，什么病都没有 / 没得过什么病 (什么大病 is left alone:
+# a patient may not count a chronic illness as a big one)
+_OWN_NONE = re.compile(r"(?:(?:什么|啥)(?:病|毛病)都(?:没|没有)(?:得过|生过|有过|有)?"
+                       r"|(?:没|没有|从没|从来没)(?:得过|生过|有过|有)(?:什么|啥)(?:病|毛病)"
+                       r"|身体一直(?:都)?(?:挺|很|还|蛮)?(?:好|健康))"
+                       r"(?=$|[，。；！!,.;\s]|[呢啊呀的])")  # the clause ends there: not 没有过这么疼
+_RECORD_HEALTHY = re.compile(r"既往(?:体健|身体健康|健康)")  # the record says so itself: 既往体健，幼时有湿疹
+
+
+def _own_none(case: Case, u: str) -> list[HistoryFlag]:
+    """"Never ill" where the past history gives the patient a disease (高血压病史10年)."""
+    section = case.past_history
+    diseases = [f for f in _record_findings(section) if f.owner == "patient" and f.polarity == "present"
+                and f.type == "disease" and not _denial_before(section or "", f.start)]
+    if not diseases or _RECORD_HEALTHY.search(section or ""):
+        return []
+    out = []
+    for m in _OWN_NONE.finditer(u):
+        if _RELATIVE.search(u[max(0, m.start() - 12):m.start()]):
+            continue  # 我爸身体一直很好: a relative, the family check's
+        out.append(_flag("contradicted_fact", m, f"病历既往史记载“{section}”，患者却说自己没有病",
+                         f"says they were never ill; the record says: {section}"))
+    return out
 
 
 def _own_denials(case: Case, u: str) -> list[HistoryFlag]:
@@ -299,7 +322,7 @@ def _denial_before(text: str, pos: int) -> bool:
 def history_flags(case: Case, utterance: str) -> list[HistoryFlag]:
     """Every history statement of ``utterance`` that the record contradicts or does not hold."""
     flags: list[HistoryFlag] = []
-    for check in (_allergies, _medications, _habits, _family, _own_denials):
+    for check in (_allergies, _medications, _habits, _family, _own_denials, _own_none):
         for flag in check(case, utterance):
             if not any(f.span[0] < flag.span[1] and flag.span[0] < f.span[1] for f in flags):
                 flags.append(flag)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from medsim.scenario.schema import AnswerSpec
+from medsim.text.options import is_none_option, says_none_of_the_above
 
 
 @dataclass
@@ -415,13 +416,16 @@ def _norm_option(text: str) -> str:
 
 def _named_options(segment: str, options: dict[str, str] | None) -> list[str]:
     """Options whose text the segment names ("以上都不是"), longest first; one contained in a
-    longer named one is not named itself."""
+    longer named one is not named itself. A segment that says none of the above in other words
+    (以上均不是, 以上选项都不正确, 都不是: ``medsim.text.options``) names the none-of-the-above option."""
     if not options:
         return []
     body = _norm_option(segment)
     named = [(k, _norm_option(v)) for k, v in options.items()]
     hits = [(k, v) for k, v in named if len(v) >= 2 and v in body]
     hits = [(k, v) for k, v in hits if not any(v != w and v in w for _, w in hits)]
+    if not hits and says_none_of_the_above(segment):  # 以上均不是 for an option reading 以上都不是
+        return sorted(k for k, v in options.items() if is_none_option(v))
     return sorted(k for k, _ in hits)
 
 

@@ -15,8 +15,14 @@ from medsim.scenario.schema import Case, OracleSpec, TestResult
 from medsim.sim.prompts import EXAM_TAG, ORDER_TAG
 
 _ORDER = re.compile(r"[【\[]\s*开?检查\s*[】\]]\s*[:：]?[ \t]*(?P<items>[^\n【]*)")
-# "1. 心电图", "2）血糖", "(3) CT", "① 血常规", "- 胸片", "• 尿常规"
-_LIST_ITEM = re.compile(r"^\s*(?:[(（]?\d{1,2}\s*[.、．)）:：]|[(（]\d{1,2}[)）]|[\u2460-\u2473]|[-*•·●▪])\s*")
+# "1. 心电图", "2）血糖", "(3) CT", "① 血常规", "一、尿常规", "（二）胸片", "- 胸片", "• 尿常规"
+_CN_DIGITS = "一二三四五六七八九十"
+_LIST_ITEM = re.compile(r"^\s*(?:[(（]?\d{1,2}\s*[.、．)）:：]|[(（]\d{1,2}[)）]|[\u2460-\u2473]|"
+                        rf"[{_CN_DIGITS}]{{1,3}}\s*[、.．]|[(（][{_CN_DIGITS}]{{1,3}}[)）]|[-*•·●▪])\s*")
+# the number a numbered line carries, to tell a list that goes on after a blank line
+_ITEM_NUMBER = re.compile(rf"^\s*[(（]?(?P<n>\d{{1,2}}|[\u2460-\u2473]|[{_CN_DIGITS}]{{1,3}})")
+# what the order is for, after the test's name: "心电图 - 排除心梗", "血糖——排除低血糖"
+_PURPOSE = re.compile(r"\s+[-–—]+\s+.*$|\s*——.*$|\s*[:：]\s*(?:评估|排除|明确|了解|观察|监测|判断|协助|筛查|确定|鉴别|寻找|除外).*$")
 _EXAM = re.compile(r"[【\[]\s*查体\s*[】\]]")
 _SPLIT = re.compile(r"[、，,；;/和及与\s]+")
 
@@ -34,22 +40,51 @@ def order_items(text: str, match: re.Match[str]) -> list[str]:
     bulleted lines, or the one line that follows a bare tag), numbering removed."""
     lines = [_LIST_ITEM.sub("", match.group("items"))]
     following = text[match.end():].split("\n")[1:]
-    for index, line in enumerate(following):
-        if not line.strip() or line.lstrip().startswith(("【", "[")):
+    last_number = _item_number(match.group("items"))
+    index = 0
+    while index < len(following):
+        line = following[index]
+        if not line.strip():
+            # a blank line ends the order unless the numbering goes on right after it
+            rest = next((ln for ln in following[index + 1:] if ln.strip()), "")
+            if last_number is None or _item_number(rest) != last_number + 1 or re.search(r"[？?吗]", rest):
+                break
+            index += 1
+            continue
+        if line.lstrip().startswith(("【", "[")):
             break
         if _LIST_ITEM.match(line):
             lines.append(_LIST_ITEM.sub("", line))
+            last_number = _item_number(line)
         elif index == 0 and not lines[0].strip():
             lines.append(line)  # 【开检查】 then the tests on the next line
         else:
             break
+        index += 1
     items = []
     for line in lines:
-        for item in _SPLIT.split(line):
+        for item in _SPLIT.split(_PURPOSE.sub("", line)):
             item = _LIST_ITEM.sub("", item).strip(" 。.；;")
             if item and not re.fullmatch(r"[(（]?\d{1,2}[)）.、．]?", item):  # "1、心电图 2、血糖": numbering, not a test
                 items.append(item)
     return items
+
+
+def _item_number(line: str) -> int | None:
+    """1 for "1. …", "①", "一、", "(一)"; None for a bullet or no list item."""
+    if not _LIST_ITEM.match(line):
+        return None
+    m = _ITEM_NUMBER.match(line)
+    if not m:
+        return None
+    n = m.group("n")
+    if "\u2460" <= n <= "\u2473":
+        return ord(n) - 0x2460 + 1
+    if n.isascii() and n.isdigit():
+        return int(n)
+    from medsim.sim.answer import cn_number
+
+    return cn_number(n)
 
 
 def _norm(name: str) -> str:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from medsim.scenario.schema import RECORD_SECTIONS, Case, Scenario, Stage
+from medsim.text.options import is_none_option
 
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _TITLES = dict(RECORD_SECTIONS)
@@ -44,12 +45,11 @@ def display_layout(scenario: Scenario, case: Case, seed: int) -> dict[str, Any]:
 
 # A none-of-the-above option shown anywhere but last says so in words that do not depend on
 # its position.
-_NONE_OPTION = re.compile(r"^以上(?:选项)?(?:都|均|皆)(?:不是|不对|不正确|错误)$")
 NONE_ANYWHERE = "其余选项都不正确"
 
 
 def option_text(text: str, last: bool) -> str:
-    return text if last or not _NONE_OPTION.match(text.strip()) else NONE_ANYWHERE
+    return text if last or not is_none_option(text) else NONE_ANYWHERE
 
 
 def format_options(case: Case, layout: dict[str, Any]) -> str:

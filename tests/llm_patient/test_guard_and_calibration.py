@@ -37,6 +37,8 @@ def flags(case_id: str, utterance: str) -> list[dict]:
     ("tri-001", "我没有高血压。", "contradicted_fact"),                # 高血压病史10年
     ("tri-001", "家里人身体都挺好的，没有什么病。", "contradicted_fact"),  # 父亲死于心梗
     ("con-003", "我没发烧。", "contradicted_fact"),
+    ("tri-001", "我以前身体很好，什么病都没有。", "contradicted_fact"),  # 高血压病史10年；2型糖尿病5年
+    ("tri-001", "没得过什么病。", "contradicted_fact"),
     ("tri-001", "您好，我是你的医生。", "role_break"),
     ("tri-001", "主诉：胸痛2小时，伴大汗、头晕。", "role_break"),
     ("tri-001", "硝苯地平缓释片 30mg qd。", "role_break"),
@@ -58,6 +60,10 @@ def test_the_guard_catches_each_failure_kind(case_id: str, utterance: str, kind:
     ("con-003", "发烧三天了，最高39度多。"),                  # the hpi's own 最高39.2℃, not a result
     ("tri-003", "他昨天开始就吃不下饭，晚上照样打了胰岛素。"),
     ("con-003", "发烧这个我没注意。"),
+    ("tri-002", "我以前身体很好，什么病都没有。"),            # 既往体健 (a childhood eczema aside)
+    ("tri-001", "没得过什么大病，就是血压高。"),
+    ("tri-001", "我爸身体一直很好。"),
+    ("tri-001", "胸口疼得厉害，什么病都没有过这么疼。"),
 ])
 def test_true_statements_in_a_patients_words_are_not_flagged(case_id: str, utterance: str) -> None:
     assert flags(case_id, utterance) == []

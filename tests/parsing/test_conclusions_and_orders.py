@@ -25,11 +25,39 @@ LETTERS = list(OPTIONS)
     ("分析了A、B、C、D四个选项后，我认为是主动脉夹层。", ["C"]),
     ("首先考虑A，其次排除C和D。最终选择B。", ["B"]),
     ("A错，B对", ["B"]),
+    # none of the above in other words than the option's (the meaning is medsim.text.options')
+    ("A、B、C、D均不符合，因此以上均不是。", ["E"]),
+    ("A、B、C、D都不对，以上选项都不正确。", ["E"]),
+    ("A、B、C、D皆非，故以上皆不是。", ["E"]),
+    ("逐项排除A、B、C、D后，结论：都不是。", ["E"]),
+    # ...but a letter followed by "the rest are wrong", or a clause that goes on, is not it
+    ("结论：C，其余都不对", ["C"]),
+    ("综上，C正确，以上均不是禁忌", ["C"]),
 ])
 def test_the_concluding_answer_is_the_choice(text: str, chosen: list[str]) -> None:
     assert extract_choices(text, LETTERS, OPTIONS) == chosen
     parsed = parse_answer(text, AnswerSpec(format="choice"), option_letters=LETTERS, options=OPTIONS)
     assert parsed.value == chosen and parsed.error is None
+
+
+def test_none_of_the_above_in_other_words_finds_the_option_wherever_it_is_shown() -> None:
+    # shown anywhere but last, the option reads 其余选项都不正确; the answer says 以上均不是
+    shown = {"A": "急性心肌梗死", "B": "其余选项都不正确", "C": "稳定型心绞痛", "D": "主动脉夹层", "E": "肺栓塞"}
+    text = "A不支持；C静息发作，不符合；D无撕裂样痛；E无低氧。\n综上，以上均不是。"
+    assert extract_choices(text, LETTERS, shown) == ["B"]
+
+
+def test_the_text_layer_reads_none_of_the_above() -> None:
+    from medsim.text.options import is_none_option, says_none_of_the_above
+
+    for option in ("以上都不是", "以上均不正确", "以上皆非", "其余选项都不正确", "None of the above"):
+        assert is_none_option(option), option
+    for option in ("以上都是", "主动脉夹层", "不是心源性胸痛"):
+        assert not is_none_option(option), option
+    for clause in ("因此以上均不是", "所以答案是：以上都不是（E）", "都不是", "上述选项均错误", "none of the above"):
+        assert says_none_of_the_above(clause), clause
+    for clause in ("其余都不对", "以上均不是禁忌", "C正确", "这并不是心梗"):
+        assert not says_none_of_the_above(clause), clause
 
 
 def test_a_list_of_every_option_is_still_every_option() -> None:
@@ -97,6 +125,12 @@ CASE = Case(id="c1", chief_complaint="胸痛2小时", tests=[
     "【开检查】1、心电图 2、指尖血糖",
     "【开检查】\n心电图、指尖血糖",
     "【开检查】心电图、指尖血糖",
+    "【开检查】\n一、心电图\n二、指尖血糖",
+    "【开检查】\n（一）心电图\n（二）指尖血糖",
+    "【开检查】\n1. 心电图\n\n2. 指尖血糖",  # a blank line inside a list whose numbering goes on
+    "【开检查】\n1. 心电图 - 排除心梗\n2. 指尖血糖 - 排除低血糖",  # what it is for is not a test
+    "【开检查】\n1. 心电图：评估ST段\n2. 指尖血糖：排除低血糖",
+    "【开检查】\n1. 心电图\n2. 指尖血糖\n\n1. 请问您以前有过类似胸痛吗？",  # a new list after: questions
 ])
 def test_every_test_in_a_numbered_or_bulleted_order_reaches_the_oracle(order: str) -> None:
     reply = Oracle(CASE, OracleSpec(), exam_fields=["vitals", "physical_exam", "tests"]).respond(order)

@@ -248,3 +248,26 @@ def test_an_endpoint_that_dies_mid_run_stops_it_as_interrupted_never_done(tmp_pa
         resumed = run_medsim("run", "--resume", only_run(db), "--db", str(db))
         assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert list(episodes(db).values()) == ["done"] * 24
+
+
+def test_play_and_run_send_and_store_the_same_default_clinician_temperature(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    with OpenAIServer(reply=correct_reply) as server:
+        played = run_medsim("play", str(MCQ), "--model", "medsim-test", "--base-url", server.base_url,
+                            "--case", "k", "--db", str(db))
+        assert played.returncode == 0, played.stdout + played.stderr
+        in_play = [r["temperature"] for r in server.requests]
+        server.reset_counts()
+        ran = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", server.base_url, "--limit", "1",
+                         "--no-cache", "--db", str(db))
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        in_run = [r["temperature"] for r in server.requests]
+        server.reset_counts()
+        hot = run_medsim("play", str(MCQ), "--model", "medsim-test", "--base-url", server.base_url, "--case", "k",
+                         "--temperature", "0.5", "--db", str(db))
+        assert hot.returncode == 0, hot.stdout + hot.stderr
+        overridden = [r["temperature"] for r in server.requests]
+    assert in_play == in_run == [0] and overridden == [0.5]
+    with sqlite3.connect(db) as conn:
+        stored = [json.loads(c)["temperature"] for (c,) in conn.execute("SELECT config FROM runs ORDER BY rowid")]
+    assert stored == [0, 0, 0.5]
