@@ -4,6 +4,7 @@
     python bench/eval_patient_questions.py --misses        # ... and every miss of sample A
     python bench/eval_patient_questions.py --acts          # dialogue-act consistency, all distinct requests
     python bench/eval_patient_questions.py --sample b      # the untouched sample: measure it once, at the end
+    python bench/eval_patient_questions.py --sample c      # drawn and labelled after B was spent: measured once, at the end
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -85,7 +86,8 @@ def score(items: list[dict]) -> dict:
 
 def acts(with_b: bool) -> None:
     classes = (DAC / "dac_class.txt").read_text(encoding="utf-8").split()
-    skip = set() if with_b else {item["q"] for item in load("b")}
+    # the untouched samples' requests stay out while tuning (B, and C drawn after B was spent)
+    skip = set() if with_b else {item["q"] for sample in ("b", "c") for item in load(sample)}
     seen: set[str] = set()
     rows: list[tuple[str, str]] = []
     for line in (DAC / "dac_test.txt").read_text(encoding="utf-8").splitlines():
@@ -118,7 +120,7 @@ def acts(with_b: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sample", choices=("a", "b"), default="a")
+    parser.add_argument("--sample", choices=("a", "b", "c"), default="a")
     parser.add_argument("--misses", action="store_true", help="print every miss (sample A only)")
     parser.add_argument("--acts", action="store_true", help="dialogue-act consistency over all distinct requests")
     parser.add_argument("--with-b", action="store_true", help="--acts: include sample B's requests")
@@ -140,8 +142,8 @@ def main() -> None:
         rec = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 0.0
         print(f"  {t:16} {prec:5.2f} {rec:5.2f} {c['tp']:3} {c['fp']:3} {c['fn']:3}")
     if args.misses:
-        if args.sample == "b":
-            print("(sample B's misses are not printed: it is never tuned on)")
+        if args.sample in ("b", "c"):
+            print(f"(sample {args.sample.upper()}'s misses are not printed: it is never tuned on)")
             return
         for item, parsed in result["misses"]:
             print(f"[{item['i']}] {item['q']}\n     want {item['topics']}  got {parsed.topics}"
