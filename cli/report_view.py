@@ -40,6 +40,12 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
     console.print(table)
+    for s in summary["scenarios"]:
+        bias = s.get("position_bias")
+        if bias and bias.get("shares"):
+            # a model that favours a letter picks it more often than the gold sits there
+            cells = "  ".join(f"{safe(k)} {v['picked_share']:.0%}/{v['gold_share']:.0%}" for k, v in bias["shares"].items())
+            console.print(f"position bias {safe(s['id'])} (picked/gold by letter shown): {cells}")
     dims = Table(title=f"dimension scores ({safe(summary['taxonomy'])})", header_style="bold")
     for column in ("dimension", "score", "95% CI", "coverage", "scenarios"):
         dims.add_column(column, overflow="fold")

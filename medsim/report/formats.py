@@ -105,7 +105,29 @@ def to_markdown(summary: dict[str, Any]) -> str:
     if overall.get("score") is not None:
         lines += ["", f"overall {overall['score']:.4f} over {overall['dimensions']} of {overall['of']} dimensions"
                   + ("" if overall["complete"] else " — incomplete: not comparable with a complete run")]
+    lines += position_bias_markdown(summary)
     notes = integrity_lines(summary)
     if notes:
         lines += ["", "**Before trusting these scores**", ""] + [f"- {_md_cell(n)}" for n in notes]
     return "\n".join(lines) + "\n"
+
+
+def position_bias_markdown(summary: dict[str, Any]) -> list[str]:
+    """One table per choice scenario: where the gold sat and where the model's picks fell, by the
+    letter shown, with accuracy by the gold's position."""
+    lines: list[str] = []
+    for s in summary["scenarios"]:
+        bias = s.get("position_bias")
+        if not bias or not bias.get("shares"):
+            continue
+        letters = list(bias["shares"])
+        by_disp = bias.get("by_display", {})
+        lines += ["", f"**Position bias — {_md_cell(s['id'])}** ({bias.get('n', 0)} single-answer items; "
+                      f"accuracy spread over positions {bias.get('spread_display', 0):.2f})", "",
+                  "| | " + " | ".join(_md_cell(k) for k in letters) + " |",
+                  "|---|" + "---|" * len(letters),
+                  "| gold there | " + " | ".join(f"{bias['shares'][k]['gold_share']:.0%}" for k in letters) + " |",
+                  "| model picked | " + " | ".join(f"{bias['shares'][k]['picked_share']:.0%}" for k in letters) + " |",
+                  "| accuracy when gold there | " + " | ".join(
+                      f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—" for k in letters) + " |"]
+    return lines

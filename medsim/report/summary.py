@@ -111,7 +111,9 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
     scenario_scores = []
     scenarios = []
     unscored = scorer_errors(store, run["id"])
-    checks = integrity(episodes, store.scores(run["id"]), store.path)
+    all_scores = store.scores(run["id"])
+    checks = integrity(episodes, all_scores, store.path)
+    bias = _position_bias(all_scores)
     planned: dict[str, int] = dict(run["config"].get("planned") or {})
     for scenario_id in planned:  # planned but not one item stored yet (a run stopped early)
         items.setdefault(scenario_id, [])
@@ -131,6 +133,7 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "scorer_errors": unscored.get(scenario_id, {}),
             # how far above trivial: the best constant answer's and chance's score on these cases
             "floors": _floors(scenario_id, run.get("file_hashes") or {}),
+            "position_bias": bias.get(scenario_id),  # choice scenarios: picks by displayed letter
             "injections": checks["by_scenario"].get(scenario_id, {}).get("injections", 0),
             "judge_disagreements": checks["by_scenario"].get(scenario_id, {}).get("judge_disagreements", 0),
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
@@ -162,6 +165,18 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         "config": run["config"], "taxonomy": tax.id, "scenarios": scenarios, "dimensions": dimensions,
         "overall": overall, "calls": store.call_stats(run["id"]), "integrity": checks,
     }
+
+
+def _position_bias(scores: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per choice-scored scenario: accuracy by the gold's position and the share of picks per
+    displayed letter against the share of golds there (a model that favours a letter shows it)."""
+    from medsim.scoring.choice import position_bias
+
+    by_scenario: dict[str, list[dict[str, Any]]] = {}
+    for row in scores:
+        if row["scorer"] == "choice" and row.get("details"):
+            by_scenario.setdefault(row["scenario_id"], []).append(row["details"])
+    return {sid: position_bias(details) for sid, details in by_scenario.items() if details}
 
 
 def _floors(scenario_id: str, hashes: dict[str, str]) -> dict[str, Any] | None:

@@ -77,11 +77,17 @@ def position_bias(results: Iterable[Score | dict[str, Any]]) -> dict[str, Any]:
     """
     by_orig: dict[str, list[int]] = {}
     by_disp: dict[str, list[int]] = {}
+    gold_at: dict[str, int] = {}
+    picked_at: dict[str, int] = {}
     for r in results:
         d = r.details if isinstance(r, Score) else r
         if not d or "gold" not in d or d.get("multiple"):
             continue
         ok = int(bool(d.get("correct")))
+        for letter in d.get("gold_display") or d["gold"]:
+            gold_at[letter] = gold_at.get(letter, 0) + 1
+        for letter in d.get("predicted_display") or d.get("predicted") or []:
+            picked_at[letter] = picked_at.get(letter, 0) + 1
         for letter in d["gold"]:
             by_orig.setdefault(letter, []).append(ok)
         for letter in d.get("gold_display") or d["gold"]:
@@ -95,4 +101,11 @@ def position_bias(results: Iterable[Score | dict[str, Any]]) -> dict[str, Any]:
         return max(accs) - min(accs) if accs else 0.0
 
     orig, disp = table(by_orig), table(by_disp)
-    return {"by_original": orig, "by_display": disp, "spread_original": spread(orig), "spread_display": spread(disp)}
+    # where the model's picks fell against where the gold sat, by displayed letter: a model that
+    # favours a position picks it more often than the gold is there
+    letters = sorted(set(gold_at) | set(picked_at))
+    n_gold, n_picked = sum(gold_at.values()), sum(picked_at.values())
+    shown = {k: {"gold_share": gold_at.get(k, 0) / n_gold if n_gold else 0.0,
+                 "picked_share": picked_at.get(k, 0) / n_picked if n_picked else 0.0} for k in letters}
+    return {"by_original": orig, "by_display": disp, "spread_original": spread(orig), "spread_display": spread(disp),
+            "shares": shown, "n": n_gold}

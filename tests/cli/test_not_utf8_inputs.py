@@ -20,7 +20,7 @@ from tests.inproc import medsim as run_medsim
 ])
 def test_a_gbk_input_file_is_named_with_its_line_and_column(tmp_path: Path, args: list[str]) -> None:
     path = tmp_path / "gbk.txt"
-    path.write_bytes("第一行\n胸痛三天\n".encode("utf-8") + "伴出汗".encode("gb18030") + b"\n")
+    path.write_bytes("第一行\n胸痛三天\n".encode() + "伴出汗".encode("gb18030") + b"\n")
     result = run_medsim(*[a.replace("{f}", str(path)) for a in args])
     assert result.returncode == 2, (args, result.stdout, result.stderr)
     assert f"{path}:3:1: byte 0x" in result.stderr and "is not UTF-8" in result.stderr, result.stderr
