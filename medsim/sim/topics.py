@@ -353,6 +353,10 @@ _ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么�
 # before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
 _HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之前|家里|家人|大人|周围|接触|班里|别的小朋友|"
                          r"检查\S{0,6}(有没有|是否)|完全好|好利索")
+# the named symptom is the subject and the question predicates on it (咳嗽是一声声的吗, 咳嗽是干的
+#还是湿的): what it is like, not whether it is there; 是流涕鼻塞吗 (是 before the symptom) is not this
+_PREDICATED = re.compile(r"Ｓ是(?!不是|否|[吗呢吧])[^Ｓ，。？?]{1,8}?的?(吗|呢|吧|还是)")
+_TIME_WORD = re.compile(r"治|药|医|查|开始|时候|什么时|几|多久|以前|之前|以后|之后|[天周月年]|今|昨|早|晚|夜|白天|最近|现在|一直|第一次")
 # the yes/no word attaches to a change, not to the symptom: 咳嗽是否有好转 / 有没有减轻 ask the course
 _ASPECT_ASKED = re.compile(r"(有没有|是否|有无)有?\S{0,2}(好转|减轻|加重|缓解|改善|减少|增多|变化|好[点些]|严重|厉害)")
 _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
@@ -447,6 +451,9 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
             clause_symptoms = [c for c in clause_symptoms if c not in ("失眠",)]
         if _compiled()["radiation"].search(clause):
             clause_symptoms = [c for c in clause_symptoms if not c.endswith("痛")]
+        if _PREDICATED.search(clause) and not _TIME_WORD.search(clause):
+            topics.add("character")  # 咳嗽是一声声的吗: the symptom is the subject, its kind is asked
+            continue
         if _YESNO.search(clause) or clause.endswith("Ｓ"):
             own = _general_items(_unmask_clause(clause, folded, masked))
             if own:  # 喝水多吗 / 尿多不多 / 精神差吗: the named item is eating, bowels, sleep or spirits
@@ -539,14 +546,15 @@ def _household_only(masked: str) -> bool:
 # describe it: asking what it looks like is the complaint's character, not another symptom.
 _DISCHARGE = r"(大便|便便|拉的|屎|痰|鼻涕|涕|呕吐物|吐的|吐出|疹子|皮疹|疱疹|分泌物|白带|血丝)"
 _LOOK = (r"(什么样|什么颜色|颜色|性状|形状|样子|稀|干|硬|水样|糊|黄|绿|白|清|浓|脓|血丝|带血|泡沫|粘液|黏液|奶瓣|"
-         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量)")
+         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量|痒|高(出|于)|突出|褪色|扎手|连成片|成片)")
 _CHARACTER_OF = re.compile(
     rf"{_DISCHARGE}\S{{0,6}}{_LOOK}|(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,4}}{_DISCHARGE}\S{{0,3}}还是|"
     rf"还是\S{{0,4}}(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,3}}{_DISCHARGE}|"
-    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳还是|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
+    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳[，,]?还是|"
+    rf"(绿色?|黄色?|水样|蛋花样?|糊状|稀|黏液|粘液|泡沫|奶瓣)\S{{0,3}}便(吗|吧|呢|[？?]|还是)|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
     rf"(清|黄|浓|脓|白)\S{{0,2}}(鼻涕|涕|痰)")
 # an open description (什么样, 颜色, A还是B) rather than a named finding asked yes/no (痰里有没有带血)
-_OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|咳嗽\S{0,5}(有|带)\S{0,2}痰|"
+_OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|痒|高(出|于)|咳嗽\S{0,5}(有|带)\S{0,2}痰|"
                        r"(大便|便)\S{0,4}(血丝|黏液|粘液|奶瓣|泡沫|脓)")
 # what a photograph or a document would show: the patient is asked to send it, not to tell
 _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
