@@ -120,6 +120,9 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
         r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"还(咳|烧|发烧|吐|拉|疼|喘)(吗|不|没有)", r"一阵好一阵",
+        # set against an earlier time (比之前多了 / 跟刚开始比), or how it is going now (咳嗽怎么样了)
+        r"(比|和|跟|较|同)(之前|以前|刚开始|开始|前几天|前两天|昨天|原来|当初|发病)", r"改善(了|吗|没有|呢|[？?])|(有没有|有|是否)\S{0,2}改善", r"加重(了|啦)(吗|吧|呢|没有|[？?。]|$)|又\S{0,2}加重",
+        r"(孩子|宝宝|宝贝|小孩|孩|病情|症状|情况|Ｓ)(现在|目前|这两天|这几天|最近)?(怎么样|怎样|如何)了",
     ),
     "associated": (
         r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)", r"伴随", r"伴有.{0,4}(症状|什么)",
@@ -350,6 +353,12 @@ _ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么�
 # before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
 _HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之前|家里|家人|大人|周围|接触|班里|别的小朋友|"
                          r"检查\S{0,6}(有没有|是否)|完全好|好利索")
+# the named symptom is the subject and the question predicates on it (咳嗽是一声声的吗, 咳嗽是干的
+#还是湿的): what it is like, not whether it is there; 是流涕鼻塞吗 (是 before the symptom) is not this
+_PREDICATED = re.compile(r"Ｓ是(?!不是|否|[吗呢吧])[^Ｓ，。？?]{1,8}?的?(吗|呢|吧|还是)")
+_TIME_WORD = re.compile(r"治|药|医|查|开始|时候|什么时|几|多久|以前|之前|以后|之后|[天周月年]|今|昨|早|晚|夜|白天|最近|现在|一直|第一次")
+# the yes/no word attaches to a change, not to the symptom: 咳嗽是否有好转 / 有没有减轻 ask the course
+_ASPECT_ASKED = re.compile(r"(有没有|是否|有无)有?\S{0,2}(好转|减轻|加重|缓解|改善|减少|增多|变化|好[点些]|严重|厉害)")
 _YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
@@ -435,14 +444,24 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
-        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause) or _HARD_BLOCK.search(clause):
+        if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause) or _HARD_BLOCK.search(clause) \
+                or _ASPECT_ASKED.search(clause):
             continue
         if re.search(r"[疼痛]得", clause):  # 疼得睡不着: how bad the pain is, not insomnia
             clause_symptoms = [c for c in clause_symptoms if c not in ("失眠",)]
         if _compiled()["radiation"].search(clause):
             clause_symptoms = [c for c in clause_symptoms if not c.endswith("痛")]
+        if _PREDICATED.search(clause) and not _TIME_WORD.search(clause):
+            topics.add("character")  # 咳嗽是一声声的吗: the symptom is the subject, its kind is asked
+            continue
         if _YESNO.search(clause) or clause.endswith("Ｓ"):
-            asked_symptoms.extend(clause_symptoms)
+            own = _general_items(_unmask_clause(clause, folded, masked))
+            if own:  # 喝水多吗 / 尿多不多 / 精神差吗: the named item is eating, bowels, sleep or spirits
+                topics.add("general")
+            asked_symptoms.extend(c for c in clause_symptoms if c not in own)
+    if asked_symptoms and _alternative_of_one(masked, folded):
+        topics.add("character")  # 咳嗽是一声一声的咳嗽，还是一连串咳嗽: what the complaint is like
+        asked_symptoms = []
     if asked_symptoms:
         topics.add("associated")
     asked_marker = r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]|(\S)不\1"
@@ -480,6 +499,31 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
 
 
+def _general_items(clause: str) -> set[str]:
+    """Named symptoms whose own words are a general-condition item (喝水多 → 多饮, 尿多, 精神不好,
+    睡不着): asked about, they are the general question (eating, drinking, bowels and urine, sleep,
+    spirits), not another symptom of the illness."""
+    return {canon for canon, s, e in textlink.find_terms(clause)
+            if _GENERAL_ITEM.search(clause[s:e]) and not re.search(r"呛|吐|血|嗜", clause[s:e])}
+
+
+# the words of an everyday function (not a bowel or urine finding such as 大便带血 or 排便困难,
+# which are the illness's own signs)
+_GENERAL_ITEM = re.compile(r"喝水|水喝|吃得|吃的|吃奶|奶量|饭|食欲|胃口|睡(觉|眠|得|不着|不好)|精神|体重|尿(多|少|量)")
+
+
+def _alternative_of_one(masked: str, folded: str) -> bool:
+    """An either-or question about one named symptom (咳嗽是一声一声的还是一连串的 / 是一阵一阵地
+    咳还是一直咳): the symptom's own character, not whether another symptom is present. Either-or
+    about two symptoms (手脚发凉还是发热), about time (白天还是晚上) or place stays what it is."""
+    if "还是" not in masked or re.search(r"Ｂ|白天|晚上|夜里|早上|上午|下午|以前|之前|以后|之后|开始|[天周月年]|次", masked):
+        return False
+    at = folded.find("还是")
+    left = {c for c, _, _ in textlink.find_terms(folded[:at])}
+    right = {c for c, _, _ in textlink.find_terms(folded[at:])}
+    return bool(left) and left == right
+
+
 def _unmask_clause(clause: str, folded: str, masked: str) -> str:
     start = masked.find(clause)
     return folded[start:start + len(clause)] if start >= 0 else clause
@@ -502,14 +546,15 @@ def _household_only(masked: str) -> bool:
 # describe it: asking what it looks like is the complaint's character, not another symptom.
 _DISCHARGE = r"(大便|便便|拉的|屎|痰|鼻涕|涕|呕吐物|吐的|吐出|疹子|皮疹|疱疹|分泌物|白带|血丝)"
 _LOOK = (r"(什么样|什么颜色|颜色|性状|形状|样子|稀|干|硬|水样|糊|黄|绿|白|清|浓|脓|血丝|带血|泡沫|粘液|黏液|奶瓣|"
-         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量)")
+         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量|痒|高(出|于)|突出|褪色|扎手|连成片|成片)")
 _CHARACTER_OF = re.compile(
     rf"{_DISCHARGE}\S{{0,6}}{_LOOK}|(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,4}}{_DISCHARGE}\S{{0,3}}还是|"
     rf"还是\S{{0,4}}(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,3}}{_DISCHARGE}|"
-    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳还是|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
+    rf"^(就是|是|很|有点|挺|比较)?(稀|黄|绿|清|浓|水样|糊状|水便|稀水|稀便)(的|一些|一点)?(吗|不|呢|吧|[？?])|颜色\S{{0,6}}还是|干咳[，,]?还是|"
+    rf"(绿色?|黄色?|水样|蛋花样?|糊状|稀|黏液|粘液|泡沫|奶瓣)\S{{0,3}}便(吗|吧|呢|[？?]|还是)|咳嗽\S{{0,5}}(有|带)\S{{0,2}}痰|"
     rf"(清|黄|浓|脓|白)\S{{0,2}}(鼻涕|涕|痰)")
 # an open description (什么样, 颜色, A还是B) rather than a named finding asked yes/no (痰里有没有带血)
-_OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|咳嗽\S{0,5}(有|带)\S{0,2}痰|"
+_OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水样|干咳|痒|高(出|于)|咳嗽\S{0,5}(有|带)\S{0,2}痰|"
                        r"(大便|便)\S{0,4}(血丝|黏液|粘液|奶瓣|泡沫|脓)")
 # what a photograph or a document would show: the patient is asked to send it, not to tell
 _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
@@ -614,6 +659,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("site")  # 向其他部位放射
     if "site" in topics and re.search(r"哪里.{0,6}最", masked):
         topics.discard("severity")  # 哪里疼得最厉害 locates the pain
+    if "course" in topics and "chief_complaint" in topics and re.search(r"(怎么样|怎样|如何)了", masked):
+        topics.discard("chief_complaint")  # 孩子现在怎么样了: how it has gone since, not what is wrong
     if "general" in topics and re.search(r"(体重|饭量|胃口|睡眠|大小?便).{0,4}变化|(跟|和|比)(以前|平时|平常)", masked):
         topics.discard("course")  # 饭量跟以前比怎么样: the appetite, not the illness's course
     if _CHARACTER_OF.search(re.sub(r"除了[^，。？]*", "", folded)) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
