@@ -170,7 +170,7 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
                    f"<td class='num'>{_fmt(d['score'])}{mark}</td><td class='num'>{ci}</td>"
                    f"<td>{esc(d.get('coverage_text', ''))}</td><td>{esc(', '.join(d['scenarios']))}</td></tr>")
     out.append("</table><h2>Scenarios</h2><table><tr><th>scenario</th><th>score</th><th>95% CI</th>"
-               "<th>scored/planned</th><th>errors</th><th>injections</th><th>judge ≠ rules</th><th>by scorer</th>"
+               "<th>floor (best constant · chance)</th><th>scored/planned</th><th>errors</th><th>injections</th><th>judge ≠ rules</th><th>by scorer</th>"
                "<th>tokens</th><th>cost</th>"
                "<th>mean latency</th></tr>")
     for s in summary["scenarios"]:
@@ -183,13 +183,31 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
         covered = f"{s['scored']}/{s.get('planned', '?')}"
         if s.get("planned") and s["scored"] < s["planned"]:
             covered = f"<span class='err'>{covered}</span>"
+        floors = s.get("floors") or {}
+        floor = (f"{floors['best_constant']:.3f} · {floors['chance']:.3f}"
+                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
         out.append(f"<tr><td>{esc(s['id'])}</td><td class='num'>{_fmt(s['score'])}</td><td class='num'>{ci}</td>"
-                   f"<td class='num'>{covered}</td><td class='num'>{errors}</td>"
+                   f"<td class='num'>{floor}</td><td class='num'>{covered}</td><td class='num'>{errors}</td>"
                    f"<td class='num'>{s.get('injections', 0)}</td><td class='num'>{s.get('judge_disagreements', 0)}</td>"
                    f"<td>{by}</td>"
                    f"<td class='num'>{s['tokens']}</td><td class='num'>{s['cost']:.4f}</td>"
                    f"<td class='num'>{latency}</td></tr>")
     out.append("</table>")
+    for s in summary["scenarios"]:
+        bias = s.get("position_bias")
+        if not bias or not bias.get("shares"):
+            continue
+        letters = list(bias["shares"])
+        by_disp = bias.get("by_display", {})
+        out.append(f"<h3>Position bias — {esc(s['id'])}</h3><p class='muted'>{bias.get('n', 0)} single-answer "
+                   f"items, options shuffled; a model that favours a letter picks it more often than the gold "
+                   f"sits there</p><table><tr><th></th>" + "".join(f"<th>{esc(k)}</th>" for k in letters) + "</tr>")
+        for label, cell in (("gold there", lambda k: f"{bias['shares'][k]['gold_share']:.0%}"),
+                            ("model picked", lambda k: f"{bias['shares'][k]['picked_share']:.0%}"),
+                            ("accuracy when gold there",
+                             lambda k: f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—")):
+            out.append(f"<tr><td>{label}</td>" + "".join(f"<td class='num'>{cell(k)}</td>" for k in letters) + "</tr>")
+        out.append("</table>")
     for name, sim in summary.get("simulators", {}).items():
         out.append(f"<p class='muted'>patient simulator {esc(name)}: {sim['turns']} turns in {sim['episodes']} "
                    f"episodes; {sim['regenerations']} regenerated, {sim['flagged_turns']} kept flagged by the "

@@ -25,3 +25,7 @@ def test_a_clinician_that_always_picks_the_last_letter_shows_it_in_every_report(
     assert "**Position bias — knowledge_exam**" in md and "| model picked |" in md and "100%" in md
     shown = run_medsim("show-run", "--db", str(db)).stdout
     assert "position bias knowledge_exam" in shown and f"{last} 100%/" in shown
+    page = tmp_path / "r.html"
+    assert run_medsim("report", "--format", "html", "--out", str(page), "--db", str(db)).returncode == 0
+    html = page.read_text(encoding="utf-8")
+    assert "Position bias — knowledge_exam" in html and "floor (best constant · chance)" in html
