@@ -202,11 +202,12 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
         out.append(f"<h3>Position bias — {esc(s['id'])}</h3><p class='muted'>{bias.get('n', 0)} single-answer "
                    f"items, options shuffled; a model that favours a letter picks it more often than the gold "
                    f"sits there</p><table><tr><th></th>" + "".join(f"<th>{esc(k)}</th>" for k in letters) + "</tr>")
-        for label, cell in (("gold there", lambda k: f"{bias['shares'][k]['gold_share']:.0%}"),
-                            ("model picked", lambda k: f"{bias['shares'][k]['picked_share']:.0%}"),
-                            ("accuracy when gold there",
-                             lambda k: f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—")):
-            out.append(f"<tr><td>{label}</td>" + "".join(f"<td class='num'>{cell(k)}</td>" for k in letters) + "</tr>")
+        shares = bias["shares"]
+        rows = (("gold there", [f"{shares[k]['gold_share']:.0%}" for k in letters]),
+                ("model picked", [f"{shares[k]['picked_share']:.0%}" for k in letters]),
+                ("accuracy when gold there", [f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—" for k in letters]))
+        for label, cells in rows:
+            out.append(f"<tr><td>{label}</td>" + "".join(f"<td class='num'>{c}</td>" for c in cells) + "</tr>")
         out.append("</table>")
     for name, sim in summary.get("simulators", {}).items():
         out.append(f"<p class='muted'>patient simulator {esc(name)}: {sim['turns']} turns in {sim['episodes']} "
