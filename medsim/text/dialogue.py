@@ -124,7 +124,15 @@ def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:
             else:
                 after = True
     own = sum(1 for j, (sp, _, _) in enumerate(turns[:k]) if (sp in PATIENT) == mine)
-    out = [f"w={who}|ob={int(before)}{int(after)}", f"w={who}|ob={int(before)}{int(after)}|r={f.polarity}",
+    out = []
+    if speaker in CLINICIAN:
+        answers = _answers(turns, k)
+        head = re.split(r"[，。；！？?!,;]", answers[0])[0] if answers else ""
+        out.append(f"ano={int(bool(re.search(r'没|不|无', head)))}")
+        out.append(f"ayes={int(bool(re.search(r'有|是|对|嗯', head)))}")
+        out.append(f"asame={int(bool(answers) and (surface in answers[0] or f.norm in answers[0]))}")
+        out.append(f"alen={min(len(head) // 4, 4)}")
+    out += [f"w={who}|ob={int(before)}{int(after)}", f"w={who}|ob={int(before)}{int(after)}|r={f.polarity}",
            f"w={who}|turn={min(own, 6)}", f"w={who}|spans={min(len(spans), 4)}"]
     return out
 
