@@ -33,7 +33,8 @@ def main() -> None:
     ap.add_argument("--data", default=str(ev.DEFAULT_DATA))
     ap.add_argument("--half", choices=("all", "even", "odd"), default="all")
     ap.add_argument("--out", default=str(WEIGHTS))
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=0.1)
     args = ap.parse_args()
     t0 = time.perf_counter()
     dialogues = ev.load_cmdd(Path(args.data) / "cmdd" / "train", [])
@@ -48,10 +49,11 @@ def main() -> None:
             for f, (_, _, gold) in zip(found, d[k]["gold"], strict=True):
                 if d[k]["speaker"] in ("patient", "doctor"):
                     samples.append((finding_features(turns, k, f, said), gold))
-    weights = train(samples, epochs=args.epochs)
+    weights = train(samples, epochs=args.epochs, lr=args.lr, average=True)
     meta = {"source": "CMDD train split (Lin et al., EMNLP 2019; ChineseBLUE, Apache-2.0)",
             "half": args.half, "samples": len(samples), "labels": ["present", "absent", "uncertain"],
-            "offsets": {k: list(v) for k, v in OFFSETS.items()}}
+            "offsets": {k: list(v) for k, v in OFFSETS.items()},
+            "epochs": args.epochs, "lr": args.lr, "average": True}
     with gzip.open(args.out, "wt", encoding="utf-8") as fh:
         json.dump({"meta": meta, "weights": weights}, fh, ensure_ascii=False, separators=(",", ":"))
     print(f"{len(samples)} findings, {len(weights)} features -> {args.out} ({time.perf_counter() - t0:.0f} s)")

@@ -103,7 +103,38 @@ def finding_features(turns, k: int, f: Finding, said: dict[str, str]) -> list[st
     who = "p" if speaker in PATIENT else "d"
     told = said.get(f.norm, "-")
     feats += [f"said={told}", f"w={who}|said={told}", f"said={told}|r={f.polarity}"]
+    feats += _mention_features(turns, k, f, who)
     return feats
+
+
+def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:
+    """Whether the other side writes the same words before or after this turn (a patient who
+    says 拉稀 makes a clinician's 拉稀 theirs, one who never does leaves it an explanation), and
+    where the turn sits in the consultation."""
+    speaker, text, spans = turns[k]
+    surface = text[f.start : f.end]
+    mine = speaker in PATIENT
+    before = after = False
+    for j, (sp, t, _) in enumerate(turns):
+        if j == k or (sp in PATIENT) == mine:
+            continue
+        if surface in t or (f.norm and f.norm in t):
+            if j < k:
+                before = True
+            else:
+                after = True
+    own = sum(1 for j, (sp, _, _) in enumerate(turns[:k]) if (sp in PATIENT) == mine)
+    out = []
+    if speaker in CLINICIAN:
+        answers = _answers(turns, k)
+        head = re.split(r"[，。；！？?!,;]", answers[0])[0] if answers else ""
+        out.append(f"ano={int(bool(re.search(r'没|不|无', head)))}")
+        out.append(f"ayes={int(bool(re.search(r'有|是|对|嗯', head)))}")
+        out.append(f"asame={int(bool(answers) and (surface in answers[0] or f.norm in answers[0]))}")
+        out.append(f"alen={min(len(head) // 4, 4)}")
+    out += [f"w={who}|ob={int(before)}{int(after)}", f"w={who}|ob={int(before)}{int(after)}|r={f.polarity}",
+           f"w={who}|turn={min(own, 6)}", f"w={who}|spans={min(len(spans), 4)}"]
+    return out
 
 
 def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
