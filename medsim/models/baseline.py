@@ -122,7 +122,10 @@ def extract_fields(record: str, fields: dict[str, str]) -> dict[str, Any]:
         elif name in {"allergy", "allergies"}:
             text = _section(record, "过敏史")
             match = re.search(r"对?([\u4e00-\u9fa5]{2,8}?)过敏", text)
-            value = "无" if (not text or re.search(r"否认|无", text) and not match) else (match.group(1) if match else text)
+            if not text or re.match(r"\s*(否认|无|未发现|没有)", text):
+                value = "无"  # 否认药物过敏史 denies; it names no allergen
+            else:
+                value = match.group(1) if match else text
         elif name == "smoking":
             text = _section(record, "个人史")
             value = bool(re.search(r"吸烟", text)) and not re.search(r"(否认|无|不)吸烟", text)

@@ -125,3 +125,11 @@ def _alternative_index(key: int, field: str, pool: list) -> dict[str, set[int]]:
             _INDEX.clear()
         _INDEX[(key, field)] = index
     return _INDEX[(key, field)]
+
+
+def case_sources(inp: ScoreInput) -> list[str]:
+    """What the case showed the clinician: the question, the record, the patient's and the
+    oracle's turns (not the clinician's own earlier answers, which later stages carry)."""
+    probe = inp.case.probe
+    return [probe.utterance if probe and probe.utterance else "", inp.case.question or "",
+            inp.case.full_record_text(), *(t.text for t in inp.transcript.turns if t.speaker in ("patient", "oracle"))]

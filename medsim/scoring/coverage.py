@@ -16,7 +16,7 @@ from __future__ import annotations
 from medsim.facts import omissions
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold
-from medsim.text.match import answer_budget, find_point, normalize
+from medsim.text.match import answer_budget, content_chars, find_point, normalize, strip_quoted
 
 NAME = "coverage"
 
@@ -47,6 +47,14 @@ def score_coverage(inp: ScoreInput) -> Score:
     if budget.chars > share_limit and record:
         budget.factor *= (share_limit / budget.chars) ** 2
         budget.reasons.append(f"{budget.chars} chars of a {record}-char record: not a summary")
+    # a summary is written, not cut out of the record: beyond half of it copied word for word
+    # (stretches of 16+ characters; the references copy 13% on average, 27% at most) it is charged
+    # down to nothing for a verbatim copy
+    _, quoted = strip_quoted(text, [inp.case.full_record_text()])
+    share = quoted / max(1, content_chars(text))
+    if share > 0.5:
+        budget.factor *= max(0.0, (1 - share) / 0.5)
+        budget.reasons.append(f"{share:.0%} copied from the record word for word")
     reasons = [f"关键事实 {len(covered)}/{len(facts)}"]
     if missed:
         reasons.append("遗漏：" + "；".join(missed))

@@ -19,9 +19,18 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
-from medsim.text.match import FUZZY_THRESHOLD, alternatives, case_side, match_term, normalize
+from medsim.text.match import (
+    FUZZY_THRESHOLD,
+    alternatives,
+    case_side,
+    content_chars,
+    match_term,
+    normalize,
+    strip_quoted,
+)
 
 NAME = "diagnosis_match"
+ECHO_MIN_CHARS = 8  # a diagnosis that is 8+ characters of the patient's words, word for word, is an echo
 _HEDGE = re.compile(r"^(?:初步诊断|主要诊断|诊断|考虑|疑似|可能为|可能是|可能|拟诊|首先考虑|倾向于?)[:：为是]?")
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
 
@@ -66,6 +75,11 @@ def score_diagnosis(inp: ScoreInput) -> Score:
         return Score(NAME, 0.0, ["answer names no diagnosis"], {"items": [], "gold": alternatives(gold)})
     side = case_side(gold, inp.case.diagnosis[0] if inp.case.diagnosis else "")
     details = {"items": items, "gold": alternatives(gold), "side": "".join(sorted(side)) or None}
+    said = [t.text for t in inp.transcript.turns if t.speaker == "patient"]
+    own, copied = strip_quoted(items[0], said, min_chars=ECHO_MIN_CHARS)
+    if copied and not content_chars(own):
+        # the patient's own words handed back (体检发现血压高2个月): a complaint, not a diagnosis
+        return Score(NAME, 0.0, [f"诊断 {items[0]} 照抄患者原话，不是诊断"], {**details, "echo": True})
     first = match_term(items[0], gold, fuzzy=threshold, side=side)
     raw = answer_field(inp, field)
     if first.ok and isinstance(raw, str) and _denied_elsewhere(raw, items[0]):

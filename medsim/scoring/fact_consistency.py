@@ -6,12 +6,14 @@ and the clinician's own diagnoses (see ``medsim.facts.check``). A turn that is o
 JSON has no prose to check and is skipped; if nothing is left the item is not scored.
 
 Errors are counted, not averaged away among trivially true statements: value = max(0, 1 −
-``per_error`` × errors) with errors = contradicted + value_mismatch + unsupported (default 0.2 an
-error, so five errors take everything). Used as a gate (``gate: true`` in the bundled scenarios) it
+``per_contradiction`` × (contradicted + value_mismatch) − ``per_error`` × unsupported). A statement
+the record contradicts (the wrong side, a wrong dose or value, a denied finding asserted) is what
+a physician would not sign: 0.7 each by default, so one leaves 0.3. One the record does not
+support (an invention, or the checker's rare false alarm) costs 0.2, so five take everything. Used as a gate (``gate: true`` in the bundled scenarios) it
 can only take away: a faithful copy of the record earns nothing here, an invented lab value costs.
 None (not scored, reason "nothing checkable") when the clinician asserted nothing checkable about
 the record; ``details`` are kept either way (counts, the claims not checked and why). Config:
-``per_error``, ``max_listed`` (problems listed in reasons, default 5).
+``per_contradiction``, ``per_error``, ``max_listed`` (problems listed in reasons, default 5).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def clinician_prose(inp: ScoreInput) -> str:
     return "\n".join(statements(t) for t in turns)
 
 
-@scorer(NAME, config=("max_listed", "per_error"))
+@scorer(NAME, config=("max_listed", "per_error", "per_contradiction"))
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
     if not text.strip():
@@ -83,8 +85,14 @@ def score_fact_consistency(inp: ScoreInput) -> Score:
         # 0/0 is not full marks: nothing the clinician said could be held against the record
         return Score(NAME, None, ["无可核查的陈述 / nothing checkable", *reasons[1:]], details)
     errors = total - report.counts["supported"]
+    contradictions = report.counts["contradicted"] + report.counts["value_mismatch"]
     per_error = float(inp.config.get("per_error", 0.2))
+    per_contradiction = float(inp.config.get("per_contradiction", 0.7))
     details["errors"] = errors
-    if errors:
-        reasons.insert(1, f"错误 {errors} 处，每处扣 {per_error:g}")
-    return Score(NAME, max(0.0, 1.0 - per_error * errors), reasons, details)
+    details["contradictions"] = contradictions
+    if contradictions:
+        reasons.insert(1, f"与病历矛盾 {contradictions} 处，每处扣 {per_contradiction:g}")
+    if errors - contradictions:
+        reasons.insert(1, f"病历不支持 {errors - contradictions} 处，每处扣 {per_error:g}")
+    value = 1.0 - per_contradiction * contradictions - per_error * (errors - contradictions)
+    return Score(NAME, max(0.0, value), reasons, details)

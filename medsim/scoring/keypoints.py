@@ -19,16 +19,28 @@ answer made of the commonest advice earns little and a complete answer still ear
 
 With ``engage: true`` (medication consults) an answer that names none of the drugs of the case's
 question and record, nor any clinical term of the question, is charged (×0.25): it answers some
-other question.
+other question. With ``engage: case`` (discharge) one that meets none of the case's specific points
+(shared by at most 3 cases of the pool), only the commonest advice, is charged the same.
+Points are met by what the answer says itself: stretches it copies word for word from the case
+(the question, the record, what the patient or the oracle said; 16+ characters) do not count.
 
 value = Σ weight of met required points / Σ weight of required points × budget factor.
 """
 
 from __future__ import annotations
 
+import math
+
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_text, elements, no_gold, specificity_weights, unparsed
-from medsim.text.match import answer_budget, concepts_in, drugs_in, find_point, names_a_drug_of
+from medsim.scoring.common import answer_text, case_sources, elements, no_gold, specificity_weights, unparsed
+from medsim.text.match import (
+    answer_budget,
+    concepts_in,
+    drugs_in,
+    find_point,
+    names_a_drug_of,
+    strip_quoted,
+)
 
 NAME = "keypoints"
 
@@ -57,7 +69,9 @@ def score_keypoints(inp: ScoreInput) -> Score:
     optional = [e.text for e in els if e.optional]
     if not required:
         return no_gold(NAME, f"gold.{field}")
-    text = answer_text(inp, inp.config.get("answer_field", field))
+    full_text = answer_text(inp, inp.config.get("answer_field", field))
+    # points are met by what the answer says, not by what it copies back from the case
+    text, quoted = strip_quoted(full_text, case_sources(inp))
     met, missed, negated = [], [], {}
     contradicted = []
     for point in required + optional:
@@ -74,18 +88,25 @@ def score_keypoints(inp: ScoreInput) -> Score:
     met_required = [p for p in met if p in required]
     weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
     rate = sum(weights[p] for p in met_required) / sum(weights.values())
-    budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
+    budget = answer_budget(full_text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
     value = rate * budget.factor
     engaged = True
-    if inp.config.get("engage"):
+    if inp.config.get("engage") == "case":
+        # a discharge instruction says at least one thing only a few patients get (this operation's
+        # restriction, this drug's monitoring): one that meets only the points most cases share (a
+        # fixed paragraph of the commonest advice) is written for anyone
+        pool = len(inp.services.get("case_pool") or [])
+        specific = [p for p in required if pool >= 5 and weights[p] >= math.log((pool + 1) / 3.5)]
+        engaged = not specific or any(p in met_required for p in specific)
+    elif inp.config.get("engage"):
         # the answer must be about this patient's medicines: one naming none of the drugs of the
         # question and record, nor anything the question names (a fixed paragraph of the commonest
         # advice), answers another question
         asked = drugs_in(" ".join(filter(None, [inp.case.question, inp.case.medications, inp.case.hpi])))
         topics = set(concepts_in(inp.case.question or ""))  # or what the question is about (支原体肺炎, 黑便)
         engaged = not asked or names_a_drug_of(text, asked) or bool(topics & set(concepts_in(text)))
-        if not engaged:
-            value *= 0.25
+    if not engaged:
+        value *= 0.25
     reasons = [f"要点 {len(met_required)}/{len(required)}" + (f"（另有可选要点 {len(met) - len(met_required)}/"
                                                               f"{len(optional)}）" if optional else "")]
     if missed:
@@ -95,11 +116,14 @@ def score_keypoints(inp: ScoreInput) -> Score:
     if contradicted:
         reasons.append("自相矛盾（同一句既肯定又否定）：" + "；".join(p.split("|")[0] for p in contradicted))
     if not engaged:
-        reasons.append("未提及本例问到的任何药物：×0.25")
+        reasons.append("只含多数病例共有的通用要点，无本例特有要点：×0.25" if inp.config.get("engage") == "case"
+                       else "未提及本例问到的任何药物：×0.25")
+    if quoted:
+        reasons.append(f"照抄病例/提问 {quoted} 字：不计入要点")
     if budget.factor < 1:
         reasons.append(f"冗长/堆砌扣分 ×{budget.factor:.2f}：" + "；".join(budget.reasons))
     return Score(NAME, value, reasons, {
         "met": met, "missed": missed, "negated": negated, "contradicted": contradicted, "rate": rate,
         "budget_factor": round(budget.factor, 4), "chars": budget.chars, "terms": budget.terms,
-        "optional": optional, "weights": {p: round(w, 3) for p, w in weights.items()},
+        "optional": optional, "weights": {p: round(w, 3) for p, w in weights.items()}, "quoted_chars": quoted,
     })

@@ -128,6 +128,66 @@ def _concept_pattern() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
 
+QUOTE_MIN_CHARS = 16
+
+
+def _content_char(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LN"  # letters (Han included) and digits
+
+
+def content_chars(text: str) -> int:
+    """How many letters and digits a text has (what ``strip_quoted`` counts)."""
+    return sum(1 for ch in text if _content_char(ch))
+
+
+def strip_quoted(text: str, sources: list[str], min_chars: int = QUOTE_MIN_CHARS) -> tuple[str, int]:
+    """``text`` without the stretches it copies word for word (``min_chars`` characters or more,
+    spaces and punctuation aside, so pieces of the record rejoined with other separators are
+    still copies) from ``sources`` — the question, the record, what the patient said — and how
+    many characters went. Echoing the case back says nothing the case did not: a point is met by
+    what the answer itself says. Each copied stretch becomes a sentence break."""
+    pool = "\n".join("".join(ch for ch in src if _content_char(ch)) for src in sources if src)
+    if not text or len(pool) < min_chars:
+        return text, 0
+    kept = [(i, ch) for i, ch in enumerate(text) if _content_char(ch)]
+    flat = "".join(ch for _, ch in kept)
+    quoted = [False] * len(flat)
+    i = 0
+    while i + min_chars <= len(flat):
+        if flat[i:i + min_chars] in pool:
+            j = i + min_chars
+            while j < len(flat) and flat[i:j + 1] in pool:
+                j += 1
+            for k in range(i, j):
+                quoted[k] = True
+            i = j
+        else:
+            i += 1
+    if not any(quoted):
+        return text, 0
+    marked = [k for k, q in enumerate(quoted) if q]
+    # a copied stretch runs from its first to its last copied character, separators inside it too
+    drop: set[int] = set()
+    run_start = prev = None
+    for k in marked + [None]:
+        if k is not None and prev is not None and k == prev + 1:
+            prev = k
+            continue
+        if run_start is not None:
+            drop |= set(range(kept[run_start][0], kept[prev][0] + 1))
+        run_start = prev = k
+    out, was_dropped = [], False
+    for i, ch in enumerate(text):
+        if i in drop:
+            if not was_dropped:
+                out.append("。")
+            was_dropped = True
+            continue
+        was_dropped = False
+        out.append(ch)
+    return "".join(out), len(marked)
+
+
 def drugs_in(text: str) -> set[str]:
     """Generic names of the drugs (and drug classes) a text names."""
     lex = _lexicon()
