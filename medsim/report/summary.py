@@ -47,7 +47,7 @@ def _items(store: Store, run_id: str, episodes: list[dict[str, Any]]
         key = (episode["scenario_id"], episode["case_id"], episode["repeat"])
         items.setdefault(episode["scenario_id"], []).append(
             Item(case_id=f"{episode['case_id']}#{episode['repeat']}", scores=by_episode.get(key, []),
-                 error=episode["error"]))
+                 error=episode["error"], value=episode.get("item_score")))
     return items, refs
 
 

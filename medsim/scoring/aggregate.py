@@ -29,6 +29,9 @@ class Item:
     case_id: str
     scores: list[Score] = field(default_factory=list)
     error: str | None = None  # the model call failed: excluded, never a zero
+    # the item score as the run computed it with the scenario's full scoring list (weights, gates,
+    # configs); when given it is used as is, since scores read back alone do not carry their gates
+    value: float | None = None
 
 
 @dataclass
@@ -120,7 +123,8 @@ def scenario_score(items: Iterable[Item | dict[str, Any]], refs: Sequence[Scorer
         if _get(it, "error"):
             excluded.append(case_id)
             continue
-        v = item_score(scores, refs)
+        stored = _get(it, "value", None)
+        v = stored if stored is not None else item_score(scores, refs)
         if v is None:
             excluded.append(case_id)
             continue
