@@ -6,7 +6,7 @@ from rich.table import Table
 
 from cli.console import console
 from cli.safe import safe
-from medsim.report.summary import MIN_ITEMS_FOR_CI, build_summary, coverage_text
+from medsim.report.summary import MIN_ITEMS_FOR_CI, build_summary, coverage_text, floor_text
 from medsim.store.db import Store
 
 
@@ -33,9 +33,7 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
         covered = coverage_text(s["scored"], s.get("planned"))
         if s.get("planned") and s["scored"] < s["planned"]:
             covered = f"[yellow]{covered}[/]"
-        floors = s.get("floors") or {}
-        floor = (f"const {floors['best_constant']:.2f} · chance {floors['chance']:.2f}"
-                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
+        floor = floor_text(s.get("floors"), 2, named=True)
         table.add_row(safe(s["id"]), score, ci, floor, covered, f"[red]{s['errors']}[/]" if s["errors"] else "0",
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from medsim.judge.integrity import integrity_lines
+from medsim.report.summary import floor_text, position_bias_rows
 
 
 def _score(value: float | None) -> str:
@@ -89,9 +90,7 @@ def to_markdown(summary: dict[str, Any]) -> str:
     for s in summary["scenarios"]:
         low, high = _ci(s["ci"])
         interval = f"{low}–{high}" + ("" if s.get("ci_reliable", True) or not low else " (few items)")
-        floors = s.get("floors") or {}
-        floor = (f"{floors['best_constant']:.3f} · {floors['chance']:.3f}"
-                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
+        floor = floor_text(s.get("floors"))
         lines.append(f"| {_md_cell(s['id'])} | {_score(s['score'])} | {interval} | {floor} | {s['scored']}/{s.get('planned', '?')} | "
                      f"{s['errors']} | {s.get('injections', 0)} | {s.get('judge_disagreements', 0)} | {s['tokens']} | "
                      f"{s['cost']:.4f} |")
@@ -120,14 +119,9 @@ def position_bias_markdown(summary: dict[str, Any]) -> list[str]:
         bias = s.get("position_bias")
         if not bias or not bias.get("shares"):
             continue
-        letters = list(bias["shares"])
-        by_disp = bias.get("by_display", {})
+        letters, rows = position_bias_rows(bias)
         lines += ["", f"**Position bias — {_md_cell(s['id'])}** ({bias.get('n', 0)} single-answer items; "
                       f"accuracy spread over positions {bias.get('spread_display', 0):.2f})", "",
-                  "| | " + " | ".join(_md_cell(k) for k in letters) + " |",
-                  "|---|" + "---|" * len(letters),
-                  "| gold there | " + " | ".join(f"{bias['shares'][k]['gold_share']:.0%}" for k in letters) + " |",
-                  "| model picked | " + " | ".join(f"{bias['shares'][k]['picked_share']:.0%}" for k in letters) + " |",
-                  "| accuracy when gold there | " + " | ".join(
-                      f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—" for k in letters) + " |"]
+                  "| | " + " | ".join(_md_cell(k) for k in letters) + " |", "|---|" + "---|" * len(letters)]
+        lines += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in rows]
     return lines

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from medsim.judge.integrity import integrity_lines
+from medsim.report.summary import floor_text, position_bias_rows
 from medsim.store.db import Store
 
 STYLE = """
@@ -183,9 +184,7 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
         covered = f"{s['scored']}/{s.get('planned', '?')}"
         if s.get("planned") and s["scored"] < s["planned"]:
             covered = f"<span class='err'>{covered}</span>"
-        floors = s.get("floors") or {}
-        floor = (f"{floors['best_constant']:.3f} · {floors['chance']:.3f}"
-                 if floors.get("best_constant") is not None and floors.get("chance") is not None else "—")
+        floor = floor_text(s.get("floors"))
         out.append(f"<tr><td>{esc(s['id'])}</td><td class='num'>{_fmt(s['score'])}</td><td class='num'>{ci}</td>"
                    f"<td class='num'>{floor}</td><td class='num'>{covered}</td><td class='num'>{errors}</td>"
                    f"<td class='num'>{s.get('injections', 0)}</td><td class='num'>{s.get('judge_disagreements', 0)}</td>"
@@ -197,15 +196,10 @@ def render_html(store: Store, run_id: str, summary: dict[str, Any], *, per_scena
         bias = s.get("position_bias")
         if not bias or not bias.get("shares"):
             continue
-        letters = list(bias["shares"])
-        by_disp = bias.get("by_display", {})
+        letters, rows = position_bias_rows(bias)
         out.append(f"<h3>Position bias — {esc(s['id'])}</h3><p class='muted'>{bias.get('n', 0)} single-answer "
                    f"items, options shuffled; a model that favours a letter picks it more often than the gold "
                    f"sits there</p><table><tr><th></th>" + "".join(f"<th>{esc(k)}</th>" for k in letters) + "</tr>")
-        shares = bias["shares"]
-        rows = (("gold there", [f"{shares[k]['gold_share']:.0%}" for k in letters]),
-                ("model picked", [f"{shares[k]['picked_share']:.0%}" for k in letters]),
-                ("accuracy when gold there", [f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—" for k in letters]))
         for label, cells in rows:
             out.append(f"<tr><td>{label}</td>" + "".join(f"<td class='num'>{c}</td>" for c in cells) + "</tr>")
         out.append("</table>")

@@ -187,3 +187,24 @@ def _floors(scenario_id: str, hashes: dict[str, str]) -> dict[str, Any] | None:
         return None
     return {k: entry[k] for k in ("best_constant", "best_constant_strategy", "chance", "best_adversary",
                                   "best_adversary_strategy")}
+
+
+def floor_text(floors: dict[str, Any] | None, digits: int = 3, *, named: bool = False) -> str:
+    """A scenario's floors as one cell: best constant · chance (— when not known)."""
+    floors = floors or {}
+    if floors.get("best_constant") is None or floors.get("chance") is None:
+        return "—"
+    const, chance = f"{floors['best_constant']:.{digits}f}", f"{floors['chance']:.{digits}f}"
+    return f"const {const} · chance {chance}" if named else f"{const} · {chance}"
+
+
+def position_bias_rows(bias: dict[str, Any]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The letters shown and the table rows of a position-bias entry: where the gold sat, where
+    the model's picks fell, accuracy when the gold was there."""
+    shares, by_disp = bias["shares"], bias.get("by_display", {})
+    letters = list(shares)
+    return letters, [
+        ("gold there", [f"{shares[k]['gold_share']:.0%}" for k in letters]),
+        ("model picked", [f"{shares[k]['picked_share']:.0%}" for k in letters]),
+        ("accuracy when gold there", [f"{by_disp[k]['accuracy']:.2f}" if k in by_disp else "—" for k in letters]),
+    ]
