@@ -90,18 +90,12 @@ def _sentence_features(who: str, text: str, start: int, end: int, cs: int, ce: i
     clause_left, sent_left = text[cs:start], text[ss:start]
     clause_right, sent_right = text[end:ce], text[end:se]
     out = []
-    for cue in CUES:
-        if cue in clause_left:
-            out.append(f"cl={cue}")
-            out.append(f"w={who}|cl={cue}")
-        elif cue in sent_left:
-            out.append(f"sl={cue}")
-    for cue in _TAIL_CUES:
-        if cue in clause_right:
-            out.append(f"cr={cue}")
-            out.append(f"w={who}|cr={cue}")
-        elif cue in sent_right:
-            out.append(f"sr={cue}")
+    for cues, clause, sentence, side in ((CUES, clause_left, sent_left, "l"), (_TAIL_CUES, clause_right, sent_right, "r")):
+        for cue in cues:  # in the clause (also by speaker), else only in the sentence
+            if cue in clause:
+                out += [f"c{side}={cue}", f"w={who}|c{side}={cue}"]
+            elif cue in sentence:
+                out.append(f"s{side}={cue}")
     mark = text[se : se + 1] or "$"
     asks = mark in "？?" or bool(re.search(r"[吗么呢][^，。]{0,2}$", text[ss:se]))
     out += [f"sq={int(asks)}", f"w={who}|sq={int(asks)}", f"send={mark}"]
