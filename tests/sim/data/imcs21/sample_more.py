@@ -2,7 +2,9 @@
 """Draw more doctor requests from the same shuffled IMCS-21 pool as samples A/B/C (seed 20261201).
 pool[0:300]=A, [300:450]=B, [450:700]=C. New: T1,T2,T3 = [700:1000],[1000:1300],[1300:1600] (training
 labels for a learned topic classifier), D = [1600:1850] (kept untouched for one honest figure)."""
-import random, sys
+import random
+import sys
+
 classes = open("/work/shared/data/ext/imcs21/dac_class.txt", encoding="utf-8").read().split()
 seen, pool = set(), []
 for line in open("/work/shared/data/ext/imcs21/dac_test.txt", encoding="utf-8"):
@@ -15,7 +17,8 @@ for line in open("/work/shared/data/ext/imcs21/dac_test.txt", encoding="utf-8"):
         continue
     q = text[len("医生："):].strip()
     if q and q not in seen:
-        seen.add(q); pool.append((q, act))
+        seen.add(q)
+        pool.append((q, act))
 rng = random.Random(20261201)
 rng.shuffle(pool)
 print(len(pool), file=sys.stderr)
