@@ -19,6 +19,7 @@ from medsim.scoring.common import answer_text, no_gold
 from medsim.text.match import answer_budget, content_chars, find_point, normalize, strip_quoted
 
 NAME = "coverage"
+REPRODUCED_FREE, REPRODUCED_NONE = 0.3, 0.6  # share of the record a summary may reproduce verbatim
 
 
 def _denied(text: str, fact: str) -> bool:
@@ -50,11 +51,19 @@ def score_coverage(inp: ScoreInput) -> Score:
     # a summary is written, not cut out of the record: beyond half of it copied word for word
     # (stretches of 16+ characters; the references copy 13% on average, 27% at most) it is charged
     # down to nothing for a verbatim copy
-    _, quoted = strip_quoted(text, [inp.case.full_record_text()])
+    record_text = inp.case.full_record_text()
+    _, quoted = strip_quoted(text, [record_text])
     share = quoted / max(1, content_chars(text))
     if share > 0.5:
         budget.factor *= max(0.0, (1 - share) / 0.5)
         budget.reasons.append(f"{share:.0%} copied from the record word for word")
+    # ... and a summary selects: one that reproduces most of the record, cut into fragments and
+    # rejoined, has selected nothing (the references reproduce 5% of it on average, 15% at most;
+    # a fragment dump 40–70%): beyond 30% it is charged down to nothing at 60%
+    reproduced = quoted / max(1, content_chars(record_text))
+    if reproduced > REPRODUCED_FREE:
+        budget.factor *= max(0.0, (REPRODUCED_NONE - reproduced) / (REPRODUCED_NONE - REPRODUCED_FREE))
+        budget.reasons.append(f"reproduces {reproduced:.0%} of the record word for word")
     reasons = [f"关键事实 {len(covered)}/{len(facts)}"]
     if missed:
         reasons.append("遗漏：" + "；".join(missed))
