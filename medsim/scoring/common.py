@@ -104,6 +104,40 @@ def specificity_weights(inp: ScoreInput, field: str, els: list[Element]) -> list
     return out
 
 
+def unique_alternatives(inp: ScoreInput, field: str, els: list[Element], max_cases: int = 2) -> list[str]:
+    """The alternatives of ``els`` (as written) that at most ``max_cases`` cases of the pool hold
+    in their gold or write in their reference answer: 避免提重物 for a hernia, 胆道造影 after
+    bile-duct surgery — not 复查, 休息 or 多饮水, which one gold may list but most references say."""
+    pool = inp.services.get("case_pool") or []
+    if len(pool) < 5:
+        return []
+    index = _alternative_index(id(pool), field, pool)
+    refs = _reference_texts(id(pool), pool)
+    out = []
+    for e in els:
+        for raw in e.text.split("|"):
+            alt = _alts(raw)
+            if not alt:
+                continue
+            cases = set(index.get(alt[0], ())) | {i for i, ref in enumerate(refs) if alt[0] in ref}
+            if len(cases) <= max_cases:
+                out.append(raw)
+    return out
+
+
+_REFS: dict[int, list[str]] = {}
+
+
+def _reference_texts(key: int, pool: list) -> list[str]:
+    from medsim.text.match import normalize, rewrite_equivalents
+
+    if key not in _REFS:
+        if len(_REFS) > 16:
+            _REFS.clear()
+        _REFS[key] = [rewrite_equivalents(normalize(str(c.reference_answer or ""))) for c in pool]
+    return _REFS[key]
+
+
 def _alts(text: str) -> list[str]:
     from medsim.text.match import normalize, rewrite_equivalents
 
@@ -125,6 +159,43 @@ def _alternative_index(key: int, field: str, pool: list) -> dict[str, set[int]]:
             _INDEX.clear()
         _INDEX[(key, field)] = index
     return _INDEX[(key, field)]
+
+
+_CONCEPTS: dict[int, tuple[int, list[set[str]]]] = {}
+
+CASE_GOLD_FIELDS = ("diagnosis", "primary_diagnosis", "treatment", "key_points")
+
+
+def case_specific_concepts(inp: ScoreInput, max_cases: int = 3) -> set[str]:
+    """Diseases, drugs, procedures and tests of this case's gold (its diagnosis, treatment, key
+    points) that at most ``max_cases`` cases of the scenario's pool share: what an answer written
+    for this patient names (胆总管结石, T管引流, ERCP) and a fixed paragraph written for anyone
+    does not. Empty without a pool of 5 or more."""
+    from medsim.text.match import case_terms_in
+
+    pool = inp.services.get("case_pool") or []
+    if len(pool) < 5:
+        return set()
+    key = id(pool)
+    if key not in _CONCEPTS or _CONCEPTS[key][0] != len(pool):
+        per_case = [set(case_terms_in(_gold_words(c))) for c in pool]
+        if len(_CONCEPTS) > 16:
+            _CONCEPTS.clear()
+        _CONCEPTS[key] = (len(pool), per_case)
+    per_case = _CONCEPTS[key][1]
+    df: dict[str, int] = {}
+    for concepts in per_case:
+        for c in concepts:
+            df[c] = df.get(c, 0) + 1
+    mine = set(case_terms_in(_gold_words(inp.case)))
+    return {c for c in mine if df.get(c, 0) <= max_cases}
+
+
+def _gold_words(case: Any) -> str:
+    parts: list[str] = []
+    for f in CASE_GOLD_FIELDS:
+        parts += [e.text.replace("|", "，") for e in elements(case.gold.get(f))]
+    return "，".join(parts)
 
 
 def case_sources(inp: ScoreInput) -> list[str]:

@@ -20,7 +20,8 @@ answer made of the commonest advice earns little and a complete answer still ear
 With ``engage: true`` (medication consults) an answer that names none of the drugs of the case's
 question and record, nor any clinical term of the question, is charged (×0.25): it answers some
 other question. With ``engage: case`` (discharge) one that meets none of the case's specific points
-(shared by at most 3 cases of the pool), only the commonest advice, is charged the same.
+(shared by at most 3 cases of the pool) and names nothing of the case's own diagnosis, treatment or
+points that few cases share (胆总管结石, T管, ERCP) — only the commonest advice — is charged the same.
 Points are met by what the answer says itself: stretches it copies word for word from the case
 (the question, the record, what the patient or the oracle said; 16+ characters) do not count.
 
@@ -29,12 +30,20 @@ value = Σ weight of met required points / Σ weight of required points × budge
 
 from __future__ import annotations
 
-import math
-
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import answer_text, case_sources, elements, no_gold, specificity_weights, unparsed
+from medsim.scoring.common import (
+    answer_text,
+    case_sources,
+    case_specific_concepts,
+    elements,
+    no_gold,
+    specificity_weights,
+    unique_alternatives,
+    unparsed,
+)
 from medsim.text.match import (
     answer_budget,
+    case_terms_in,
     concepts_in,
     drugs_in,
     find_point,
@@ -95,9 +104,15 @@ def score_keypoints(inp: ScoreInput) -> Score:
         # a discharge instruction says at least one thing only a few patients get (this operation's
         # restriction, this drug's monitoring): one that meets only the points most cases share (a
         # fixed paragraph of the commonest advice) is written for anyone
-        pool = len(inp.services.get("case_pool") or [])
-        specific = [p for p in required if pool >= 5 and weights[p] >= math.log((pool + 1) / 3.5)]
-        engaged = not specific or any(p in met_required for p in specific)
+        # — or, in its own words, names something of this patient's own illness and care that few
+        # cases share (the diagnosis, the operation, a drug of the plan: 胆总管结石, T管, ERCP).
+        # What a point was met by is what counts (the alternative written only in this case's gold:
+        # 避免提重物, 胆道造影), not the point: 复查 meets 复查肝功能|胆道造影|复查 in every case.
+        own_terms = case_specific_concepts(inp)
+        own_drugs = {t for t in own_terms if t in drugs_in(t)}
+        own_alts = unique_alternatives(inp, field, els)
+        engaged = (any(find_point(text, a).met for a in own_alts) or bool(own_terms & set(case_terms_in(text)))
+                   or bool(own_drugs and names_a_drug_of(text, own_drugs)) or not (own_alts or own_terms))
     elif inp.config.get("engage"):
         # the answer must be about this patient's medicines: one naming none of the drugs of the
         # question and record, nor anything the question names (a fixed paragraph of the commonest

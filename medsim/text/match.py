@@ -238,6 +238,26 @@ def concepts_in(text: str) -> list[str]:
     return out
 
 
+# the kinds of term that are about one patient's illness and care; symptoms and signs (发热, 出血)
+# are everyone's danger signs
+CASE_TERM_TYPES = ("disease", "drug", "procedure", "exam")
+
+
+def case_terms_in(text: str, types: tuple[str, ...] = CASE_TERM_TYPES) -> list[str]:
+    """The concepts of ``text`` that name an illness, a drug, a procedure or a test (not symptoms)."""
+    lex = _lexicon()
+    return [c for c in concepts_in(text) if lex.type_of(c) in types]
+
+
+_BOTH_WAYS = re.compile(r"可能(需要|是|会|要|有|)([^，。；,;！!？?\n]{1,20}?)[，,；;]\s*(?:但|而|)?也(?:有)?可能(?:不|没|没有)\1?\2")
+
+
+def both_ways(text: str) -> list[str]:
+    """What a text says both ways (可能需要用药，也可能不需要用药; 可能严重，也可能不严重): it
+    commits to nothing on it. A differential (可能是X，也可能是Y) is not both ways."""
+    return [m.group(2) for m in _BOTH_WAYS.finditer(unicodedata.normalize("NFKC", text or ""))]
+
+
 # --------------------------------------------------------------------- side and site
 
 # A side word is 左/右/双 written onto a part of the body that has sides (左下肢, 右肺上叶, 双侧).
@@ -703,7 +723,7 @@ _NAMED_FINDINGS = ("不明", "不止", "不退", "不缓解", "不能缓解", "�
 _NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别", "个别", "识别", "鉴别", "告别", "辨别", "差别",
                      "派别", "别人", "别的", "别处", "别名", "无论", "不论", "不管", "无明显", "不适", "不舒服",
                      "不良反应", "不仅", "不但", "不只", "不少", "不久", "不断", "非常", "并不少", "毫无疑问",
-                     "不同", "不一样")
+                     "不同", "不一样", "控制不住", "忍不住", "止不住", "禁不住", "按捺不住")  # 控制不住想X wants X
 _PSEUDO = tuple(sorted((*_NOT_PROHIBITIONS, *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
 _AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
 # A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
