@@ -18,12 +18,15 @@ from medsim.models.offline import OfflineClinician, as_json
 from medsim.models.registry import register_builtin
 from medsim.scenario.schema import AnswerSpec
 
-HISTORY_PLAN = [  # two or three questions a turn, as the scenarios instruct
+HISTORY_PLAN = [  # a systematic history as it is taught, two or three questions a turn as instructed
     "您好，哪里不舒服？什么时候开始的？",
-    "是什么样的感觉，有多严重？",
+    "是什么样的感觉，有多严重？具体在哪个部位？",
     "还有别的不舒服吗，比如发热、恶心、呼吸困难？",
+    "有什么诱因吗？什么情况下加重或缓解？",
     "以前有什么病？平时吃什么药？",
     "对什么药过敏吗？",
+    "这次看过医生、用过什么药吗？效果怎么样？",
+    "抽烟喝酒吗？家里人有类似的病吗？",
 ]
 
 # Red-flag words → the level they suggest at least (2018 consensus manual indicators, simplified).
@@ -176,6 +179,8 @@ class BaselineClinician(OfflineClinician):
         plan = list(HISTORY_PLAN)
         on_exam = scenario.patient.disclose.on_exam
         if {"vitals", "physical_exam"} & set(on_exam):
+            # the examination before the turns run out: the last turn answers
+            plan = plan[: max(1, scenario.clinician.max_turns - 2)]
             plan.append("【查体】" + ("\n【开检查】心电图、血常规、指尖血糖" if "tests" in on_exam else ""))
         probe = context.case.probe
         if probe and probe.kind == "red_flag" and context.turn >= probe.at_turn:
