@@ -307,12 +307,22 @@ def _side_fits(claimed: str, recorded: str) -> bool:
     return not recorded or recorded == claimed or recorded == "双"
 
 
+def _inside_test_name(term: str, text: str, span: tuple[int, int]) -> bool:
+    from medsim.text.match import case_terms_in, normalize
+
+    window = text[max(0, span[0] - 6): span[1] + 6]
+    key = normalize(term)
+    return any(key in t and t != key for t in case_terms_in(window, ("exam",)))
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in {c.key, c.text}:
             span = _locate(term, rec.text)
+            if span and _inside_test_name(term, rec.text, span):
+                span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
                 polarity, owner = textlayer.polarity_at(rec.context, *span)
                 if any(cue not in term for cue in rec.context.negation_cues(*span)):
