@@ -736,8 +736,13 @@ def score_of(counts: dict[str, int]) -> float:
     return 1.0 if total == 0 else counts.get("supported", 0) / total
 
 
-def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None = None) -> FactReport:
-    """Check every claim in ``text`` against the record; omissions of ``key_facts`` (default: the case's)."""
+def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None = None,
+          prescribing: bool = False) -> FactReport:
+    """Check every claim in ``text`` against the record; omissions of ``key_facts`` (default: the case's).
+
+    ``prescribing``: the text prescribes (a discharge instruction, a treatment plan), so a drug the
+    record does not hold is a new prescription, not an invented history; a drug the record holds is
+    still held to its dose."""
     rec = index_record(record_text_of(case_or_record))
     out = index_text(text)
     diagnoses = [textlayer.normalize(d)[0] for d in record_diagnoses(case_or_record)]
@@ -746,6 +751,8 @@ def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None 
     for claim in out.claims:
         why = claim.skip_reason
         verdict = judge(claim, rec, diagnoses) if why is None else None
+        if prescribing and verdict is not None and claim.kind == "drug" and verdict.status == "unsupported":
+            verdict, why = None, ("新开的处方，不是病历事实", "a new prescription, not a fact about the record")
         if verdict is None:
             zh, en = why or _why_not(claim, diagnoses)
             span = out.orig_span(claim.start, claim.end)

@@ -830,7 +830,18 @@ def exam_results(text: str) -> list[Claim]:
 
 # ----------------------------------------------------------------------------- all
 
-_CONDITIONAL = re.compile(r"(^|[，。；：、,\s（(])(如|若|假如|倘若)(?!何|下|实|期|今|此|前所述)")
+_CONDITIONAL = re.compile(r"(^|[，。；：、,\s（(·•\-])(如|若|假如|倘若|要是|万一|一旦)(?!何|下|实|期|今|此|前所述)")
+
+
+# what an instruction tells the patient to do when a sign appears, later in the sign's sentence
+_SEEK_CARE_RX = re.compile(r"立即就医|立即急诊|立即就诊|立刻就诊|马上就诊|马上就医|及时就诊|及时就医|尽快就诊|立即拨打|拨打120|"
+                           r"马上到医院|马上来医院|马上去医院|赶紧回来|赶紧就医|赶紧去医院|回来看|来医院看|要来医院|及时来院|"
+                           r"立即停药|马上来急诊|来急诊|去急诊")
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    ends = [i for i in (text.find(ch, pos) for ch in "。！？!?\n") if i >= 0]
+    return min(ends) if ends else len(text)
 
 
 def _sentence_start(text: str, pos: int) -> int:
@@ -876,12 +887,14 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
         if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
             c.general = True
-        if c.kind == "finding" and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
+        if c.kind in ("finding", "drug") and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
                                     or _ACTION_LIST_RX.search(text[max(0, c.start - 24):c.start])):
             c.general = True  # 减轻恶心、上腹不适: the verb's object runs through the list
         cs = textlayer.clause_start(text, c.start)
         if _EXCLUDING_RX.search(text[cs:c.start]) or _CONDITIONAL.search(before):
             c.general = True
+        if c.kind == "finding" and _SEEK_CARE_RX.search(text, c.end, _sentence_end(text, c.end)):
+            c.general = True  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
         if c.kind == "measurement" and re.search(r"\d\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
         i = bisect_left(positions, c.start) - 1

@@ -13,7 +13,9 @@ support (an invention, or the checker's rare false alarm) costs 0.2, so five tak
 can only take away: a faithful copy of the record earns nothing here, an invented lab value costs.
 None (not scored, reason "nothing checkable") when the clinician asserted nothing checkable about
 the record; ``details`` are kept either way (counts, the claims not checked and why). Config:
-``per_contradiction``, ``per_error``, ``max_listed`` (problems listed in reasons, default 5).
+``per_contradiction``, ``per_error``, ``max_listed`` (problems listed in reasons, default 5),
+``prescribing`` (the answer prescribes — discharge, treatment: a drug the record lacks is a new
+prescription, not an invention; the record's own drugs are still held to their doses).
 """
 
 from __future__ import annotations
@@ -57,14 +59,14 @@ def clinician_prose(inp: ScoreInput) -> str:
     return "\n".join(statements(t) for t in turns)
 
 
-@scorer(NAME, config=("max_listed", "per_error", "per_contradiction"))
+@scorer(NAME, config=("max_listed", "per_error", "per_contradiction", "prescribing"))
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
     if not text.strip():
         # Not applicable (a JSON-only answer), which is not an error: the item is scored on the rest.
         return Score(NAME, None, ["无可核查的陈述（仅结构化答案或只有提问） / no prose to check"],
                      {"skipped": "no clinician prose to check"})
-    report = check(inp.case, text, key_facts=[])
+    report = check(inp.case, text, key_facts=[], prescribing=bool(inp.config.get("prescribing")))
     problems = report.problems()
     limit = int(inp.config.get("max_listed", 5))
     total = report.checked
