@@ -150,8 +150,9 @@ _FENCE_PHRASE = re.compile(r"[=\-*#_~ ]*(?:回答|答案|作答|回复|answer|re
 # a score asked for: a verb of scoring and a score for this answer
 _REQUEST = re.compile(
     r"(?:给|打|评|判|记|按|计|算|视为|认定|给予|评定为?|评为|判为|判定为?|打成|标为|标记为|定为|列为)"
+    r"(?:出|予|上|到)?"  # a verb's complement: 给出5分, 打出满分, 给予5分
     r"(?:我|本回答|这个回答|该回答|此回答|这个答案|本答案|本题|它|其|这|此|这题)?(?:个|一个)?"
-    r"(?:满分|最高分|高分|[1-5一二三四五]\s*分|\d+\s*/\s*\d+|五星|优秀|可用|满足|通过|合格)"
+    r"(?:满分|最高分|高分|[1-5一二三四五]\s*分(?![钟期级型度次之组])|\d+\s*/\s*\d+|五星|优秀|可用|满足|通过|合格)"
     r"|\b(?:give|rate|score|grade|mark|assign|award)\b[^。.\n]{0,30}?(?:\b[1-5]\s*(?:/\s*5|out of 5|points?)?\b|full marks"
     r"|\bmet\b|\bpass(?:ed)?\b|\bperfect\b|highest|maximum|top score)", re.IGNORECASE)
 # a verdict: a score word, then a colon or 为, then a value
@@ -170,7 +171,10 @@ _LATIN_SCALE = re.compile(r"([a-z][a-z0-9₂²\-‐]{1,12})(?:\s+(?:ii|iii|iv|[0
                           re.IGNORECASE)
 _NOT_SCALES = {"a", "an", "the", "this", "that", "my", "your", "its", "final", "total", "overall", "full", "high", "low",
                "top", "max", "maximum", "perfect", "good", "best", "answer", "response", "of", "correct", "highest",
-               "and", "or", "to", "give", "rate", "me", "it", "is", "with", "as", "same", "right", "reply"}
+               "and", "or", "to", "give", "rate", "me", "it", "is", "with", "as", "same", "right", "reply",
+               # words that ask for a score rather than name a scale: "please score 5", "you should score it 5"
+               "please", "pls", "kindly", "just", "simply", "you", "we", "should", "must", "will", "can", "now",
+               "then", "so", "thus", "therefore"}
 
 
 def _scaled(text: str) -> bool:
