@@ -10,6 +10,7 @@ from rich.console import Console
 EXIT_OK = 0
 EXIT_FAIL = 1  # the job ran and found something (e.g. a stale schema)
 EXIT_USAGE = 2  # bad input: file, flag or id
+EXIT_STOPPED = 75  # stopped by the environment (endpoint down, disk full): resumable (sysexits EX_TEMPFAIL)
 
 # Piped or captured output gets a wide console (rich would use 80 columns) so tables stay
 # readable in logs; COLUMNS still wins when set.

@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cli.console import console, err_console, fail
+from cli.console import EXIT_STOPPED, console, err_console, fail
+from cli.patient_calibrate_cmd import ENDPOINT_HINT  # one wording for both calibrations
 from cli.safe import safe
 
 app = typer.Typer(no_args_is_help=True)
@@ -59,8 +60,15 @@ def calibrate_command(
     with Progress(TextColumn("[bold]grading"), BarColumn(bar_width=30), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=json_out) as progress:
         task = progress.add_task("grading", total=None)
-        results = asyncio.run(calibrate(model, loaded, limit=limit, repeats=repeats, seed=seed, runs=runs,
-                                        progress=lambda done, total: progress.update(task, completed=done, total=total)))
+        from medsim.models.base import ModelCallError
+
+        try:
+            results = asyncio.run(calibrate(model, loaded, limit=limit, repeats=repeats, seed=seed, runs=runs,
+                                            progress=lambda done, total: progress.update(task, completed=done, total=total)))
+        except ModelCallError as exc:
+            progress.stop()
+            fail(f"the judge could not be reached, nothing was calibrated: {exc.reason}",
+                 hint=ENDPOINT_HINT, code=EXIT_STOPPED)
     for result in results:
         qualification.save(db, result)
     if json_out:

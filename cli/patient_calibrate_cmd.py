@@ -11,8 +11,12 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cli.console import console, err_console, fail
+from cli.console import EXIT_STOPPED, console, err_console, fail
 from cli.safe import safe
+
+ENDPOINT_HINT = ("check that the server is up and answering (`curl BASE_URL/models`); a slow or busy server (llama.cpp "
+                 "on a CPU, or other clients in its queue) may need a longer `idle_timeout_s` / `timeout_s` in its "
+                 "models.yaml entry")
 
 
 def calibrate_command(
@@ -64,9 +68,16 @@ def calibrate_command(
     with Progress(TextColumn("[bold]asking"), BarColumn(bar_width=30), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=json_out) as progress:
         task = progress.add_task("asking", total=None)
-        result = asyncio.run(pc.calibrate_patient(
-            patient, cases, resolver=resolver, questions=asked, seed=seed,
-            progress=lambda done, total: progress.update(task, completed=done, total=total)))
+        from medsim.models.base import ModelCallError
+
+        try:
+            result = asyncio.run(pc.calibrate_patient(
+                patient, cases, resolver=resolver, questions=asked, seed=seed,
+                progress=lambda done, total: progress.update(task, completed=done, total=total)))
+        except ModelCallError as exc:
+            progress.stop()
+            fail(f"the patient model could not be reached, nothing was calibrated: {exc.reason}",
+                 hint=ENDPOINT_HINT, code=EXIT_STOPPED)
     if json_out:
         print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2, default=str))
     else:

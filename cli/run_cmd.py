@@ -18,11 +18,10 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli.console import EXIT_FAIL, EXIT_USAGE, console, err_console, fail
+from cli.console import EXIT_FAIL, EXIT_STOPPED, EXIT_USAGE, console, err_console, fail
 from cli.safe import safe
 from medsim.store.db import EpisodeRecord, Store
 
-EXIT_STOPPED = 75  # stopped by the environment (endpoint down, disk full): resumable (sysexits EX_TEMPFAIL)
 EXIT_INTERRUPTED = 130
 RETRY_LINES = 20  # retry lines printed per endpoint; the rest are counted
 WAIT_EVERY_S = 10.0  # how often a long wait is said again

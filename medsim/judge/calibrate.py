@@ -29,6 +29,7 @@ from medsim.judge import perturb
 from medsim.judge.gold import gold_answer
 from medsim.judge.perturb import Variant
 from medsim.judge.prompts import PROTOCOL_PROMPTS, load_prompt
+from medsim.models import health as endpoint_health
 from medsim.scoring.base import ScoreInput
 from medsim.scoring.checklist import NAME as JUDGE_SCORER
 from medsim.scoring.checklist import score_checklist
@@ -248,6 +249,9 @@ async def calibrate(judge: Any, loaded: list[Any], *, limit: int | None = 4, rep
             if record_call:
                 services["record_call"] = record_call
             score = await score_checklist(ScoreInput(scenario, case, transcript, config, services))
+            down = endpoint_health.down_reason()
+            if down:  # an endpoint that fails every call says nothing about the judge: stop, do not grade it
+                raise endpoint_health.EndpointDown(down)
             g.values.append(score.value)
             if score.error:
                 g.errors.append(score.error)
