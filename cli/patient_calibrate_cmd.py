@@ -122,8 +122,9 @@ def _print(result, examples: int) -> None:
     console.print(table)
     for kind, items in result.examples.items():
         for item in items[:examples]:
+            kept = f"\n      [dim]kept after regeneration:[/] {safe(item['kept'])}" if item.get("kept") else ""
             console.print(f"  [yellow]{safe(kind)}[/] {safe(item['case'])} 问：{safe(item['question'])} "
-                          f"答：{safe(item['reply'])}\n      [dim]{safe(item['reason'])}[/]")
+                          f"答：{safe(item['reply'])}\n      [dim]{safe(item['reason'])}[/]{kept}")
     colour = "green" if result.fit else "red"
     console.print(f"verdict: [bold {colour}]{safe(result.verdict)}[/]")
     for reason in result.reasons:

@@ -34,7 +34,20 @@ def parse_score(text: str) -> int | None:
 
 def parse_criteria(text: str, n: int) -> list[bool] | None:
     """Per-criterion verdicts (1-based ids) from a judge's reply; None unless all n are given."""
+    met = _criteria_verdicts(text)
+    return [met[i] for i in range(1, n + 1)] if all(i in met for i in range(1, n + 1)) else None
+
+
+def missing_criteria(text: str, n: int) -> list[int]:
+    """The criterion ids (1..n) a judge's reply gives no verdict for: small models drop the last ones."""
+    met = _criteria_verdicts(text)
+    return [i for i in range(1, n + 1) if i not in met]
+
+
+def _criteria_verdicts(text: str) -> dict[int, bool]:
+    """{id: met} from a reply: its fullest JSON ``results`` list, or its "1. … 满足" lines if they give more."""
     text = (text or "").translate(_FULL)
+    best: dict[int, bool] = {}
     for obj in json_objects(text):
         results = obj.get("results") if isinstance(obj, dict) else None
         if isinstance(results, list):
@@ -45,12 +58,10 @@ def parse_criteria(text: str, n: int) -> list[bool] | None:
                         met[int(entry["id"])] = entry["met"] in (True, "true", "True", "是", "满足", 1)
                     except (TypeError, ValueError):
                         continue
-            if all(i in met for i in range(1, n + 1)):
-                return [met[i] for i in range(1, n + 1)]
+            if len(met) > len(best):
+                best = met
     lines: dict[int, bool] = {}
     for match in re.finditer(r"(\d+)\s*[.、:：)）]\s*[^\n]*?(未满足|不满足|满足|met|not met)", text, re.IGNORECASE):
         verdict = match.group(2).lower()
         lines[int(match.group(1))] = verdict in ("满足", "met")
-    if all(i in lines for i in range(1, n + 1)):
-        return [lines[i] for i in range(1, n + 1)]
-    return None
+    return best if len(best) >= len(lines) else lines

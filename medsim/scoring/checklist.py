@@ -30,7 +30,7 @@ from typing import Any
 from medsim.judge import screen as screening
 from medsim.judge.gold import reference_for_judge
 from medsim.judge.prompts import PROTOCOL_PROMPTS, fence, load_prompt
-from medsim.judge.verdicts import parse_criteria, parse_score
+from medsim.judge.verdicts import missing_criteria, parse_criteria, parse_score
 from medsim.models.base import ModelCallError
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import elements
@@ -97,8 +97,11 @@ def _describe(judge: Any) -> dict[str, Any]:
             "base_url": d.get("base_url")}
 
 
+ASK_AGAIN = "无法读取你的评分。请只输出要求的 JSON 对象。"
+
+
 async def _ask(judge: Any, prompt: str, *, temperature: float, seed: int, inp: ScoreInput,
-               parse, retries: int) -> tuple[Any, list[str]]:
+               parse, retries: int, again=lambda reply: ASK_AGAIN) -> tuple[Any, list[str]]:
     """One verdict: the judge's reply parsed, asking again when it cannot be read."""
     record_call = inp.services.get("record_call")
     replies = []
@@ -116,7 +119,7 @@ async def _ask(judge: Any, prompt: str, *, temperature: float, seed: int, inp: S
         if verdict is not None:
             return verdict, replies
         messages = [*messages, {"role": "assistant", "content": result.content},
-                    {"role": "user", "content": "无法读取你的评分。请只输出要求的 JSON 对象。"}]
+                    {"role": "user", "content": again(result.content)}]
     return None, replies
 
 
@@ -200,6 +203,15 @@ async def _llmeval(inp, judges, prompt_file, common, runs, temperature, seed, re
     return Score(NAME, (mean - 1) / 4, reasons, details)
 
 
+def _ask_for_missing(reply: str, n: int) -> str:
+    """Asked again, a judge that left criteria out is told which (small models drop the last ones)."""
+    missing = missing_criteria(reply, n)
+    if 0 < len(missing) < n:
+        return (f"你的 JSON 缺少第 {'、'.join(map(str, missing))} 条要点的判断。请重新输出一个 JSON 对象，"
+                f"results 覆盖全部 {n} 条要点（id 1 到 {n}），每条都给出 met。")
+    return ASK_AGAIN
+
+
 def _label(weight: float) -> str:
     return "负向" if weight < 0 else "核心" if weight > 1 else "次要"
 
@@ -209,16 +221,21 @@ async def _criteria(inp, judges, prompt_file, common, temperature, seed, retries
     if not criteria:
         return Score(NAME, None, ["the case has no checklist or gold rubric: not scored"],
                      {**details, "skipped": "no checklist"})
+    n = len(criteria)
     listing = "\n".join(f"{i}. [{_label(w)}] {text}" for i, (text, w) in enumerate(criteria, 1))
     prompt = prompt_file.render(**common, criteria=listing)
     votes: list[list[bool]] = []
     for judge in judges:
         verdict, replies = await _ask(judge, prompt, temperature=temperature, seed=seed, inp=inp,
-                                      parse=lambda text: parse_criteria(text, len(criteria)), retries=retries)
+                                      parse=lambda text: parse_criteria(text, n), retries=retries,
+                                      again=lambda reply: _ask_for_missing(reply, n))
         if verdict is None:
             details["unparsed"] = replies[-1][:300]
-            return Score(NAME, None, error=f"judge {judge.name} gave no readable verdicts after {retries + 1} tries",
-                         details=details)
+            missing = missing_criteria(replies[-1], n)
+            given = f" (its last reply judged {n - len(missing)} of {n} criteria; missing: " \
+                    f"{', '.join(map(str, missing[:10]))})" if len(missing) < n else ""
+            return Score(NAME, None, error=f"judge {judge.name} gave no readable verdicts after {retries + 1} "
+                                           f"tries{given}", details=details)
         votes.append(verdict)
     met = [sum(v[i] for v in votes) * 2 > len(votes) if len(votes) > 1 else votes[0][i] for i in range(len(criteria))]
     total = sum(w for _, w in criteria if w > 0) or 1.0

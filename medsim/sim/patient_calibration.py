@@ -66,6 +66,7 @@ class Reply:
     kept_flags: list[dict[str, Any]]  # on the turn kept
     regenerations: int = 0
     unknown: bool = False
+    first_text: str | None = None  # an LLM patient's first attempt (its first_flags are on this text)
 
 
 @dataclass
@@ -140,7 +141,9 @@ def _examples(replies: list[Reply], per_kind: int = 3) -> dict[str, list[dict[st
             kind = f["kind"] if f["kind"] != "role_break" else f"role_break:{f.get('role')}"
             bucket = out.setdefault(kind, [])
             if len(bucket) < per_kind:
-                bucket.append({"case": r.case, "question": r.question, "reply": r.text, "reason": f.get("reason", "")})
+                said = r.first_text if r.first_text is not None else r.text
+                bucket.append({"case": r.case, "question": r.question, "reply": said, "reason": f.get("reason", ""),
+                               **({"kept": r.text} if said != r.text else {})})
     return out
 
 
@@ -182,7 +185,8 @@ async def calibrate_patient(spec: str, cases: list[tuple[Any, Any]], *, resolver
                 first = kept
             result.replies.append(Reply(scenario.id, case.id, question or "（开场）", reply.text, first, kept,
                                         int(meta.get("regenerations", 0) or 0),
-                                        bool(_UNKNOWN.search(reply.text)) and question is not None))
+                                        bool(_UNKNOWN.search(reply.text)) and question is not None,
+                                        meta.get("first_text") if "guard" in meta else None))
             done += 1
             if progress:
                 progress(done, total)

@@ -121,6 +121,7 @@ class LLMPatient:
         attempt_messages = list(messages)
         regenerations = 0
         history_of_flags: list[list[dict]] = []
+        first_text = None
         text, flags, guard = "", [], "builtin"
         for attempt in range(self.max_regenerations + 1):
             result = await self.model.chat(attempt_messages, temperature=self.temperature, max_tokens=self.max_tokens,
@@ -129,6 +130,8 @@ class LLMPatient:
             text = _clean(result.content)
             flags, guard = guard_turn(self.policy, text)
             self._count_attempt(flags)
+            if first_text is None:
+                first_text = text
             if not flags:
                 break
             history_of_flags.append(flags)
@@ -151,6 +154,7 @@ class LLMPatient:
         disclosed, fields = self._disclosed(text, topics, flags)
         meta = {"regenerations": regenerations, "flagged": bool(flags), "guard": guard, "disclosure": "inferred",
                 "first_flags": history_of_flags[0] if history_of_flags else [],
+                "first_text": first_text,  # what the model said before the guard stepped in
                 "attempt_flags": [[f["kind"] if f["kind"] != "role_break" else f"role_break:{f.get('role')}"
                                    for f in fl] for fl in history_of_flags],
                 "rejected_flags": [f["kind"] for fl in history_of_flags[:regenerations] for f in fl],
