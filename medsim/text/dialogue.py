@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from medsim.text.analysis import analyze, judge_spans
 from medsim.text.negation import Finding
@@ -137,13 +138,71 @@ def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:
     return out
 
 
+def concept(f: Finding) -> str:
+    """The symptom a finding names, for matching its other mentions in a consultation: the
+    lexicon's term for its words, else for the longest known term written inside them
+    (咳得 → 咳嗽, 痰多 → 咳痰, 吐出来 → 呕吐)."""
+    return _concept(f.norm, f.text)
+
+
+@cache
+def _concept(norm: str, surface: str) -> str:
+    from medsim.text.lexicon import get_lexicon
+
+    lex = get_lexicon()
+
+    def known(s: str) -> str | None:
+        return lex.canonical(s) or (lex.symptom_verbs.get(s) if len(s) == 1 else None)
+
+    hit = known(norm)
+    if hit:
+        return hit
+    for s in (norm, surface):
+        for size in range(len(s), 0, -1):
+            for i in range(len(s) - size + 1):
+                hit = known(s[i : i + size])
+                if hit:
+                    return hit
+    return norm
+
+
+def context_features(turns, found: list[list[Finding]], labels: dict[tuple[int, int], str],
+                     k: int, j: int) -> list[str]:
+    """Features of finding ``j`` of turn ``k`` from the first reading of the same symptom's other
+    mentions (``labels``: (turn, index) → label): what the other side and the same side say of
+    it before and after, the nearest such mention, and this mention's own first reading. A
+    clinician's 拉肚子 after the parent's 拉了三次 is the child's; one nobody else names is an
+    explanation."""
+    who = "p" if turns[k][0] in PATIENT else "d"
+    key = concept(found[k][j])
+    seen: set[str] = set()
+    near: dict[str, tuple[int, str, str]] = {}
+    for k2, fs in enumerate(found):
+        for j2, g in enumerate(fs):
+            if (k2, j2) == (k, j) or (k2, j2) not in labels or concept(g) != key:
+                continue
+            side = "s" if (turns[k2][0] in PATIENT) == (who == "p") else "o"
+            pos = "b" if (k2, j2) < (k, j) else "a"
+            lab = labels[(k2, j2)]
+            seen.update((f"{side}{pos}={lab}", f"{side}={lab}"))
+            if k2 != k and (pos not in near or abs(k2 - k) < near[pos][0]):
+                near[pos] = (abs(k2 - k), lab, side)
+    out = [f"X{who}|{s}" for s in sorted(seen)] or [f"X{who}|none"]
+    out += [f"X{who}|n{pos}{side}={lab}" for pos, (_, lab, side) in sorted(near.items())]
+    own = labels.get((k, j), "-")
+    out += [f"{x}|own={own}" for x in out] + [f"X|own={own}"]
+    return out
+
+
 def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
                    learned: bool = True) -> list[list[Finding]]:
     """``turns``: (speaker, text, marked spans) in order; speaker "patient"/"患者" or
     "doctor"/"clinician"/"医生". Returns, per turn, the findings of its marked spans.
 
     With ``learned`` (and the shipped weights present) the rules' verdict is re-weighed by the
-    small model in :mod:`medsim.text.polarity_model`; its cue then reads ``learned:<rule cue>``."""
+    small model in :mod:`medsim.text.polarity_model`, in two readings: each mention alone, then
+    again with what the first reading made of the same symptom's other mentions; its cue then
+    reads ``learned:<rule cue>``."""
     out = rule_dialogue(turns)
     if not learned:
         return out
@@ -152,12 +211,18 @@ def judge_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
     if not polarity_model.available():
         return out
     said = patient_says(turns, out)
-    for k, found in enumerate(out):
-        for f in found:
-            who = "patient" if turns[k][0] in PATIENT else "doctor"
-            label, _ = polarity_model.predict(finding_features(turns, k, f, said), speaker=who)
-            if label != f.polarity:
-                f.polarity, f.cue = label, f"learned:{f.cue or ''}"
+    feats = {(k, j): finding_features(turns, k, f, said) for k, fs in enumerate(out) for j, f in enumerate(fs)}
+    who = {k: "patient" if turns[k][0] in PATIENT else "doctor" for k in range(len(turns))}
+    labels = {kj: polarity_model.predict(x, speaker=who[kj[0]])[0] for kj, x in feats.items()}
+    second = polarity_model.context_weights()
+    if second is not None:
+        labels = {(k, j): polarity_model.predict(x + context_features(turns, out, labels, k, j), second,
+                                                 speaker=who[k], offsets="context")[0]
+                  for (k, j), x in feats.items()}
+    for (k, j), label in labels.items():
+        f = out[k][j]
+        if label != f.polarity:
+            f.polarity, f.cue = label, f"learned:{f.cue or ''}"
     return out
 
 

@@ -153,6 +153,13 @@ def _is_finding_term(s: str) -> bool:
     return False
 
 
+def _has_symptom_verb(s: str) -> bool:
+    """A symptom verb written in a stretch (不咳了几声 / 没吐过): with a negation at its head,
+    the stretch someone marked as a finding is denied."""
+    verbs = get_lexicon().symptom_verbs
+    return any(ch in verbs for ch in s)
+
+
 def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
     cue_re, roles, pseudo_re, narrator_re = _regexes()
     pseudo = [(m.start(), m.end()) for m in pseudo_re.finditer(text)]
@@ -179,8 +186,9 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
         i = bisect_right(ent_starts, s) - 1
         if i >= 0 and ent_spans[i][0] <= s and e <= ent_spans[i][1] and "unc_post" not in kinds:
             es, ee = ent_spans[i]
+            rest = text[es:s] + text[e:ee]
             if (is_neg and "neg_prefix" not in kinds and get_lexicon().type_of(text[es:ee]) is None
-                    and _is_finding_term(text[es:s] + text[e:ee])):
+                    and (_is_finding_term(rest) or (s == es and _has_symptom_verb(rest)))):
                 cues.append(_Cue(s, e, w, "neg_inner"))
             continue
         for kind in kinds:

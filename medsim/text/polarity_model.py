@@ -8,7 +8,9 @@ whether its sentence asks, negation written inside a marked span, whether the ot
 the same words, the question before and the answer after — re-weighs the rules' verdict. It was
 trained by ``bench/train_polarity.py`` on the train split of CMDD (Lin et al., EMNLP 2019;
 ChineseBLUE, Apache-2.0) and ships as ``polarity_weights.json.gz`` (weights only, no text).
-Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD.
+Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD
+with L2. A second weight set (``context_weights``) reads each mention again with what the first
+reading made of the same symptom's other mentions (``medsim.text.dialogue.context_features``).
 """
 
 from __future__ import annotations
@@ -115,11 +117,6 @@ def _sentence_features(who: str, text: str, start: int, end: int, cs: int, ce: i
     return out
 
 
-# added to the class scores per speaker (present, absent, uncertain): chosen on CMDD train halves
-# (trained on one, scored on the other) to lift uncertain recall and absent precision at equal accuracy
-OFFSETS = {"patient": (0.0, -0.4, 1.3), "doctor": (0.0, -0.2, 0.0)}
-
-
 @cache
 def _model() -> dict | None:
     if not WEIGHTS.exists():
@@ -133,20 +130,28 @@ def _weights() -> dict[str, list[float]] | None:
     return model["weights"] if model else None
 
 
+def context_weights() -> dict[str, list[float]] | None:
+    """The second reading's weights (the first reading's features plus what it made of the same
+    symptom's other mentions: ``medsim.text.dialogue.context_features``), when shipped."""
+    model = _model()
+    return model.get("context_weights") if model else None
+
+
 def available() -> bool:
     return _weights() is not None
 
 
 def predict(feats: list[str], weights: dict[str, list[float]] | None = None,
-            speaker: str | None = None) -> tuple[str, float]:
+            speaker: str | None = None, offsets: str = "first") -> tuple[str, float]:
     """(label, probability) for one finding's features; ``speaker`` ("patient"/"doctor") adds
-    the shipped model's per-speaker offsets."""
-    model = None if weights is not None else _model()
+    the shipped model's per-speaker offsets of that reading (``offsets``: "first" or "context")."""
+    model = _model()
     w = weights if weights is not None else (model["weights"] if model else None)
     if w is None:
         raise FileNotFoundError(f"polarity weights missing: {WEIGHTS}")
-    offsets = (model or {}).get("meta", {}).get("offsets", {}).get(speaker or "", (0.0, 0.0, 0.0))
-    scores = list(offsets)
+    meta = (model or {}).get("meta", {})
+    table = meta.get("context_offsets" if offsets == "context" else "offsets", {})
+    scores = list(table.get(speaker or "", (0.0, 0.0, 0.0)))
     for f in feats:
         row = w.get(f)
         if row is not None:

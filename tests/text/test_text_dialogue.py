@@ -57,3 +57,38 @@ def test_training_learns_a_separable_signal():
     assert polarity_model.predict(["bias", "cue=没"], w)[0] == "absent"
     assert polarity_model.predict(["bias", "cue=吗"], w)[0] == "uncertain"
     assert polarity_model.predict(["bias"], w)[0] == "present"
+
+
+def test_concept_matches_a_symptom_written_in_other_words():
+    from medsim.text.analysis import judge_spans
+    from medsim.text.dialogue import concept
+
+    def one(text, term):
+        s = text.index(term)
+        return concept(judge_spans(text, [(s, s + len(term))])[0])
+
+    assert one("晚上咳得厉害", "咳得") == one("孩子咳嗽三天了", "咳嗽")
+    assert one("吃完奶就吐出来", "吐出来") == one("今天呕吐两次", "呕吐")
+    assert one("昨晚烧到39度", "烧") == one("孩子发烧了", "发烧")
+    assert one("孩子咳嗽三天了", "咳嗽") != one("今天呕吐两次", "呕吐")
+
+
+def test_context_features_read_the_other_mentions_of_the_same_symptom():
+    from medsim.text.dialogue import context_features
+
+    turns = _turns(("patient", "孩子拉肚子三天了，一天拉五六次", "拉肚子"),
+                   ("doctor", "宝宝拉肚子多是消化不良引起的", "拉肚子"),
+                   ("doctor", "平时有没有湿疹？", "湿疹"))
+    found = rule_dialogue(turns)
+    labels = {(0, 0): "present", (1, 0): "uncertain", (2, 0): "uncertain"}
+    feats = context_features(turns, found, labels, 1, 0)
+    assert "Xd|ob=present" in feats and "Xd|nbo=present" in feats  # the parent said it before
+    assert "X|own=uncertain" in feats
+    assert "Xd|none" in context_features(turns, found, labels, 2, 0)  # nobody else names 湿疹
+
+
+def test_clinician_restating_what_the_parent_reported_is_present():
+    assert polarity_model.context_weights() is not None, "the second reading's weights must ship"
+    turns = _turns(("patient", "孩子拉肚子三天了，一天拉五六次，水样的", "拉肚子"),
+                   ("doctor", "宝宝拉肚子，大便水样，要注意补液防止脱水", "拉肚子"))
+    assert [fs[0].polarity for fs in judge_dialogue(turns)] == ["present", "present"]

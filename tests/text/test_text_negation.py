@@ -272,3 +272,22 @@ def test_any_stretch_is_judged_like_a_finding():
     assert ctx.at(start, start + 7).polarity == "absent"
     assert ctx.has_family_marker(0, len(text))
     assert ctx.negation_cues(0, text.index("，")) == ["未触及"]
+
+
+@pytest.mark.parametrize(("text", "marked", "polarity"), [
+    ("晚上不咳了，白天偶尔咳两声", "不咳了", "absent"),  # a marked stretch headed by a negation of a symptom verb
+    ("这两天一直没吐过", "没吐过", "absent"),
+    ("孩子不舒服，一直哭闹", "不舒服", "present"),  # discomfort is the finding, not its denial
+    ("孩子最近不怎么咳", "不怎么咳", "present"),  # 不怎么: a degree word, not a denial
+])
+def test_negation_at_the_head_of_a_marked_stretch(text, marked, polarity):
+    from medsim.text.analysis import judge_spans
+
+    s = text.index(marked)
+    assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
+
+
+def test_a_child_who_will_not_eat_has_poor_appetite():
+    f = _f("孩子这两天不吃饭，精神也差")
+    assert f["食欲不振"].polarity == "present"
+    assert _f("孩子没食欲")["食欲不振"].polarity == "present"
