@@ -12,8 +12,6 @@ dialogue (medsim.text.dialogue.rule_dialogue) among the features. Only the train
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 import time
 from pathlib import Path
@@ -26,6 +24,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 def main() -> None:
     import eval_external as ev
 
+    from medsim.text import linear_model
     from medsim.text.dialogue import finding_features, patient_says, rule_dialogue
     from medsim.text.polarity_model import OFFSETS, WEIGHTS, train
 
@@ -54,8 +53,7 @@ def main() -> None:
             "half": args.half, "samples": len(samples), "labels": ["present", "absent", "uncertain"],
             "offsets": {k: list(v) for k, v in OFFSETS.items()},
             "epochs": args.epochs, "lr": args.lr, "average": True}
-    with gzip.open(args.out, "wt", encoding="utf-8") as fh:
-        json.dump({"meta": meta, "weights": weights}, fh, ensure_ascii=False, separators=(",", ":"))
+    linear_model.save(args.out, weights, meta)
     print(f"{len(samples)} findings, {len(weights)} features -> {args.out} ({time.perf_counter() - t0:.0f} s)")
 
 

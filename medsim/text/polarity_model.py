@@ -8,18 +8,18 @@ whether its sentence asks, negation written inside a marked span, whether the ot
 the same words, the question before and the answer after — re-weighs the rules' verdict. It was
 trained by ``bench/train_polarity.py`` on the train split of CMDD (Lin et al., EMNLP 2019;
 ChineseBLUE, Apache-2.0) and ships as ``polarity_weights.json.gz`` (weights only, no text).
-Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD.
+Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD
+(the shared trainer of :mod:`medsim.text.linear_model`).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import math
 import os
 import re
 from functools import cache
 from pathlib import Path
+
+from medsim.text import linear_model
 
 LABELS = ("present", "absent", "uncertain")
 WEIGHTS = Path(os.environ.get("MEDSIM_POLARITY_WEIGHTS") or Path(__file__).with_name("polarity_weights.json.gz"))
@@ -122,10 +122,7 @@ OFFSETS = {"patient": (0.0, -0.4, 1.3), "doctor": (0.0, -0.2, 0.0)}
 
 @cache
 def _model() -> dict | None:
-    if not WEIGHTS.exists():
-        return None
-    with gzip.open(WEIGHTS, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+    return linear_model.load(WEIGHTS)
 
 
 def _weights() -> dict[str, list[float]] | None:
@@ -146,54 +143,14 @@ def predict(feats: list[str], weights: dict[str, list[float]] | None = None,
     if w is None:
         raise FileNotFoundError(f"polarity weights missing: {WEIGHTS}")
     offsets = (model or {}).get("meta", {}).get("offsets", {}).get(speaker or "", (0.0, 0.0, 0.0))
-    scores = list(offsets)
-    for f in feats:
-        row = w.get(f)
-        if row is not None:
-            scores[0] += row[0]
-            scores[1] += row[1]
-            scores[2] += row[2]
-    top = max(scores)
-    exp = [math.exp(s - top) for s in scores]
-    total = sum(exp)
-    k = max(range(3), key=lambda i: scores[i])
-    return LABELS[k], exp[k] / total
+    probs = linear_model.softmax(linear_model.scores(feats, w, len(LABELS), start=offsets))
+    k = max(range(len(LABELS)), key=lambda i: probs[i])
+    return LABELS[k], probs[k]
 
 
 def train(samples: list[tuple[list[str], str]], epochs: int = 6, lr: float = 0.2, l2: float = 1e-5,
           min_count: int = 2, seed: int = 0, average: bool = False) -> dict[str, list[float]]:
-    """Multinomial logistic regression by SGD (plain Python; a few seconds on CMDD train);
-    ``average``: the mean of the weights at each epoch's end (steadier than the last)."""
-    import random
-    from collections import Counter
-
-    counts = Counter(f for feats, _ in samples for f in set(feats))
-    keep = {f for f, n in counts.items() if n >= min_count}
-    data = [([f for f in feats if f in keep], LABELS.index(label)) for feats, label in samples]
-    w: dict[str, list[float]] = {f: [0.0, 0.0, 0.0] for f in keep}
-    rng = random.Random(seed)
-    avg: dict[str, list[float]] = {}
-    for epoch in range(epochs):
-        rng.shuffle(data)
-        rate = lr / (1 + epoch)
-        for feats, y in data:
-            scores = [sum(w[f][k] for f in feats) for k in range(3)]
-            top = max(scores)
-            exp = [math.exp(s - top) for s in scores]
-            total = sum(exp)
-            for k in range(3):
-                g = exp[k] / total - (1.0 if k == y else 0.0)
-                if g == 0.0:
-                    continue
-                step = rate * g
-                for f in feats:
-                    row = w[f]
-                    row[k] -= step + rate * l2 * row[k]
-        if average:
-            for f, row in w.items():
-                acc = avg.setdefault(f, [0.0, 0.0, 0.0])
-                for k in range(3):
-                    acc[k] += row[k] / epochs
-    if average:
-        w = avg
-    return {f: [round(x, 4) for x in row] for f, row in w.items() if any(abs(x) >= 0.005 for x in row)}
+    """Multinomial logistic regression by SGD (:func:`medsim.text.linear_model.train`; a few
+    seconds on CMDD train); ``average``: the mean of the weights at each epoch's end."""
+    return linear_model.train(samples, LABELS, epochs=epochs, lr=lr, l2=l2, min_count=min_count, seed=seed,
+                              average=average)
