@@ -372,7 +372,12 @@ _FINAL_ANSWER = re.compile(r"\s*(```(json)?\s*)?[{\[]")
 
 
 def classify(text: str) -> Parsed:
-    """The topics of a clinician message, with the symptoms and conditions it names.
+    """The topics of a clinician message, with the symptoms and conditions it names."""
+    return classify_rules(text)
+
+
+def classify_rules(text: str) -> Parsed:
+    """The topics of a clinician message by the cue rules alone, with the symptoms and conditions it names.
 
     Each sentence is classified on its own (precedence rules are local: 过敏 in one sentence
     must not cancel 吃什么药 in the next), and the results are united in message order.
