@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-Weights = dict[str, list[float]]
+# feature → a weight per label (dense), or label index → weight for the labels it moves (sparse)
+Weights = dict[str, list[float] | dict[int, float]]
 
 
 def scores(feats: Iterable[str], weights: Weights, n_labels: int, start: Sequence[float] | None = None) -> list[float]:
@@ -29,7 +30,12 @@ def scores(feats: Iterable[str], weights: Weights, n_labels: int, start: Sequenc
     out = list(start) if start is not None else [0.0] * n_labels
     for f in feats:
         row = weights.get(f)
-        if row is not None:
+        if row is None:
+            continue
+        if isinstance(row, dict):
+            for k, x in row.items():
+                out[k] += x
+        else:
             for k in range(n_labels):
                 out[k] += row[k]
     return out
@@ -93,6 +99,17 @@ def train(samples: list[tuple[list[str], object]], labels: Sequence[str], epochs
     return {f: [round(x, 4) for x in row] for f, row in w.items() if any(abs(x) >= 0.005 for x in row)}
 
 
+def sparse(weights: Weights, eps: float) -> Weights:
+    """Each row as {label index: weight} keeping only weights of at least ``eps`` in size (many
+    labels, most features moving few of them: smaller to ship, faster to score)."""
+    out: Weights = {}
+    for f, row in weights.items():
+        kept = {k: x for k, x in enumerate(row) if abs(x) >= eps}
+        if kept:
+            out[f] = kept
+    return out
+
+
 def save(path: str | Path, weights: Weights, meta: dict) -> None:
     """Weights and their provenance as gzipped JSON (no training text is stored)."""
     with gzip.open(path, "wt", encoding="utf-8") as fh:
@@ -100,9 +117,14 @@ def save(path: str | Path, weights: Weights, meta: dict) -> None:
 
 
 def load(path: str | Path) -> dict | None:
-    """``{"meta": …, "weights": …}``, or None when the file is missing."""
+    """``{"meta": …, "weights": …}``, or None when the file is missing (sparse rows read back
+    with integer label indices)."""
     path = Path(path)
     if not path.exists():
         return None
     with gzip.open(path, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+        model = json.load(fh)
+    for f, row in model["weights"].items():
+        if isinstance(row, dict):
+            model["weights"][f] = {int(k): x for k, x in row.items()}
+    return model
