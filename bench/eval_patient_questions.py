@@ -5,11 +5,17 @@
     python bench/eval_patient_questions.py --acts          # dialogue-act consistency, all distinct requests
     python bench/eval_patient_questions.py --sample b      # the untouched sample: measure it once, at the end
     python bench/eval_patient_questions.py --sample c      # drawn and labelled after B was spent: measured once, at the end
+    python bench/eval_patient_questions.py --sample t1     # T1-T3: training labels of the topic model (measured once first)
+    python bench/eval_patient_questions.py --rules ...     # the rules alone, without the learned topic model
+    python bench/eval_patient_questions.py --sample d      # the lead's held-out sample (labels added by the lead)
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
 and labelled with medsim's topic names by an independent annotator (TOPICS.md there) before any
 run. A was measured once, then tuned on; B is never tuned on (its misses are not printed).
+T1, T2, T3 (300 each, pool[700:1600], drawn by sample_d.py) were labelled by three more
+annotators as training data for the learned topic model (bench/train_topic_model.py); D
+(pool[1600:1850]) is held out by the lead and is never printed, dumped or trained on here.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -20,7 +26,8 @@ Measures:
   at least one topic heard belongs to the act's family (symptom, examination/treatment, basic
   information, etiology); a request with no topic heard counts as a miss. The three advice acts
   (Drug_Recommendation, Medical_Advice, Precautions) ask the patient nothing and are left out.
-  Sample B's requests are left out too unless ``--with-b`` (so B stays untouched while tuning).
+  Sample B's requests are left out too unless ``--with-b`` (so B stays untouched while tuning);
+  C's and D's are always left out (by their place in the shuffled pool, so D's files are never read).
 """
 
 from __future__ import annotations
@@ -35,11 +42,17 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from medsim.sim.topics import TOPICS, classify  # noqa: E402
+from medsim.sim.topics import TOPICS, classify, classify_rules  # noqa: E402
 
 DATA = REPO / "tests" / "sim" / "data" / "imcs21"
 DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
 NOT_HISTORY = frozenset({"greeting", "ending"})
+SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d")
+# never tuned on: their misses are not printed
+UNTOUCHED = ("b", "c", "d")
+# where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
+POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
+               "t3": (1300, 1600), "d": (1600, 1850)}
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -54,16 +67,42 @@ ACT_FAMILIES = {
 
 
 def load(sample: str) -> list[dict]:
-    return yaml.safe_load((DATA / f"labels_{sample}.yaml").read_text(encoding="utf-8"))["items"]
+    path = DATA / f"labels_{sample}.yaml"
+    if not path.exists():
+        sys.exit(f"error: {path} is missing: sample {sample.upper()}'s labels are not in this checkout")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["items"]
 
 
-def score(items: list[dict]) -> dict:
+def pool() -> list[tuple[str, str]]:
+    """Every distinct doctor request (Request-* act) of dac_test.txt as (question, act), shuffled
+    as the samplers shuffled it (seed 20261201), so a sample is a slice (POOL_SLICES)."""
+    import random
+
+    classes = (DAC / "dac_class.txt").read_text(encoding="utf-8").split()
+    seen: set[str] = set()
+    rows: list[tuple[str, str]] = []
+    for line in (DAC / "dac_test.txt").read_text(encoding="utf-8").splitlines():
+        if "\t" not in line:
+            continue
+        text, label = line.rsplit("\t", 1)
+        act = classes[int(label)]
+        if not text.startswith("医生：") or not act.startswith("Request-"):
+            continue
+        q = text[len("医生："):].strip()
+        if q and q not in seen:
+            seen.add(q)
+            rows.append((q, act))
+    random.Random(20261201).shuffle(rows)
+    return rows
+
+
+def score(items: list[dict], rules_only: bool = False) -> dict:
     strict = lenient = 0
     sym_total = sym_hit = 0
     per_topic: dict[str, Counter] = {t: Counter() for t in TOPICS}
     misses = []
     for item in items:
-        parsed = classify(item["q"])
+        parsed = (classify_rules if rules_only else classify)(item["q"])
         got, want = set(parsed.topics), set(item["topics"])
         ok_strict = got == want
         ok_lenient = (want <= got) if want else not (got - NOT_HISTORY)
@@ -84,28 +123,17 @@ def score(items: list[dict]) -> dict:
             "per_topic": per_topic, "misses": misses}
 
 
-def acts(with_b: bool) -> None:
-    classes = (DAC / "dac_class.txt").read_text(encoding="utf-8").split()
-    # the untouched samples' requests stay out while tuning (B, and C drawn after B was spent)
-    skip = set() if with_b else {item["q"] for sample in ("b", "c") for item in load(sample)}
-    seen: set[str] = set()
-    rows: list[tuple[str, str]] = []
-    for line in (DAC / "dac_test.txt").read_text(encoding="utf-8").splitlines():
-        if "\t" not in line:
-            continue
-        text, label = line.rsplit("\t", 1)
-        act = classes[int(label)]
-        if not text.startswith("医生：") or act not in ACT_FAMILIES:
-            continue
-        q = text[len("医生："):].strip()
-        if q and q not in seen:
-            seen.add(q)
-            if q not in skip:
-                rows.append((q, act))
+def acts(with_b: bool, rules_only: bool = False) -> None:
+    # the untouched samples' requests stay out while tuning (B unless --with-b; C and D always)
+    rows = pool()
+    skip_slices = [POOL_SLICES["c"], POOL_SLICES["d"]] + ([] if with_b else [POOL_SLICES["b"]])
+    rows = [(q, act) for k, (q, act) in enumerate(rows)
+            if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
+    classify_fn = classify_rules if rules_only else classify
     by_act: dict[str, Counter] = {}
     empty = 0
     for q, act in rows:
-        topics = set(classify(q).topics) - NOT_HISTORY
+        topics = set(classify_fn(q).topics) - NOT_HISTORY
         c = by_act.setdefault(act, Counter())
         c["n"] += 1
         c["ok"] += bool(topics & ACT_FAMILIES[act])
@@ -113,27 +141,28 @@ def acts(with_b: bool) -> None:
     total = sum(c["n"] for c in by_act.values())
     ok = sum(c["ok"] for c in by_act.values())
     print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
-          f"{'' if with_b else '  [sample B left out]'}")
+          f"{'  [C, D left out]' if with_b else '  [samples B, C, D left out]'}")
     for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sample", choices=("a", "b", "c"), default="a")
+    parser.add_argument("--sample", choices=SAMPLES, default="a")
+    parser.add_argument("--rules", action="store_true", help="the topic rules alone, without the learned model")
     parser.add_argument("--misses", action="store_true", help="print every miss (sample A only)")
     parser.add_argument("--acts", action="store_true", help="dialogue-act consistency over all distinct requests")
     parser.add_argument("--with-b", action="store_true", help="--acts: include sample B's requests")
     args = parser.parse_args()
     if args.acts:
-        acts(args.with_b)
+        acts(args.with_b, args.rules)
         return
-    result = score(load(args.sample))
+    result = score(load(args.sample), args.rules)
     sh, st = result["symptoms_n"]
     print(f"IMCS-21 sample {args.sample.upper()} ({result['n']} doctor requests): "
           f"strict {result['strict']:.3f} ({result['strict_n']}/{result['n']}), "
           f"lenient {result['lenient']:.3f} ({result['lenient_n']}/{result['n']}), "
-          f"named symptoms {sh}/{st}")
+          f"named symptoms {sh}/{st}{'  [rules alone]' if args.rules else ''}")
     print(f"  {'topic':16} {'prec':>5} {'rec':>5}  tp  fp  fn")
     for t, c in result["per_topic"].items():
         if c["tp"] + c["fp"] + c["fn"] == 0:
@@ -142,7 +171,7 @@ def main() -> None:
         rec = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 0.0
         print(f"  {t:16} {prec:5.2f} {rec:5.2f} {c['tp']:3} {c['fp']:3} {c['fn']:3}")
     if args.misses:
-        if args.sample in ("b", "c"):
+        if args.sample in UNTOUCHED:
             print(f"(sample {args.sample.upper()}'s misses are not printed: it is never tuned on)")
             return
         for item, parsed in result["misses"]:

@@ -16,8 +16,6 @@ other dialogue so the rest can measure it (``eval_external.py --split train --ha
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 import time
 from pathlib import Path
@@ -106,6 +104,7 @@ def fit(records: list[dict], epochs: int, lr: float, l2: float, folds: int = 4,
 def main() -> None:
     import eval_external as ev
 
+    from medsim.text import linear_model
     from medsim.text.polarity_model import WEIGHTS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -129,9 +128,7 @@ def main() -> None:
             "offsets": {k: list(v) for k, v in OFFSETS.items()},
             "context_offsets": {k: list(v) for k, v in CONTEXT_OFFSETS.items()},
             "epochs": args.epochs, "lr": args.lr, "l2": args.l2, "average": True}
-    with gzip.open(args.out, "wt", encoding="utf-8") as fh:
-        json.dump({"meta": meta, "weights": first, "context_weights": second}, fh,
-                  ensure_ascii=False, separators=(",", ":"))
+    linear_model.save(args.out, first, meta, context_weights=second)
     print(f"{n} findings, {len(first)} + {len(second)} features -> {args.out} ({time.perf_counter() - t0:.0f} s)")
 
 

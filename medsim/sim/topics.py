@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from medsim.sim import textlink, vocab
 
@@ -37,6 +37,9 @@ class Parsed:
     symptoms: list[str] = field(default_factory=list)  # canonical symptoms asked about by name
     conditions: list[str] = field(default_factory=list)  # canonical past conditions asked about by name
     fuzzy: bool = False  # True when the topics came from the nearest-neighbour fallback
+    # each asking sentence of the message (folded) with the rules' topics for it and whether they
+    # were carried over from the sentence before (管用不？ after 吃过药没？): what the topic model reads
+    parts: list[tuple[str, list[str], bool]] = field(default_factory=list, repr=False, compare=False)
 
 
 _FOLD = (
@@ -267,7 +270,9 @@ def _exam_pattern() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(n.lower()) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
+    # cached: a message is folded by the rules, then again for the topic model's features
     out = textlink.normalize(text)
     for pattern, repl in _FOLD:
         out = re.sub(pattern, repl, out)
@@ -276,6 +281,13 @@ def fold(text: str) -> str:
 
 def named_items(text: str) -> tuple[list[str], list[str], str]:
     """Symptoms and conditions named in ``text`` (canonical), and the text with them masked."""
+    symptoms, conditions, masked = _named_items(text)
+    return list(symptoms), list(conditions), masked
+
+
+@lru_cache(maxsize=4096)
+def _named_items(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    # cached (the rules and the topic model's features both read a sentence's named items)
     symptoms: list[str] = []
     conditions: list[str] = []
     masked = list(text)
@@ -313,7 +325,7 @@ def named_items(text: str) -> tuple[list[str], list[str], str]:
             if not _free_standing(m.start(), text, spans):
                 continue  # 头 inside 石头 / 骨头 / 馒头 is no body part
         masked[m.start():m.end()] = "Ｂ" * (m.end() - m.start())
-    return _dedupe(symptoms), _dedupe(conditions), "".join(masked)
+    return tuple(_dedupe(symptoms)), tuple(_dedupe(conditions)), "".join(masked)
 
 
 def _token_spans(text: str) -> dict[int, str]:
@@ -372,7 +384,83 @@ _FINAL_ANSWER = re.compile(r"\s*(```(json)?\s*)?[{\[]")
 
 
 def classify(text: str) -> Parsed:
-    """The topics of a clinician message, with the symptoms and conditions it names.
+    """The topics of a clinician message, with the symptoms and conditions it names: the cue rules
+    (:func:`classify_rules`), re-weighed by the learned topic model (:mod:`medsim.sim.topic_model`)
+    when its weights ship. A message the rules read as asking nothing on purpose (an
+    acknowledgement, a request for a photo, a final answer) stays so."""
+    from medsim.sim import topic_model
+
+    parsed = classify_rules(text)
+    if not parsed.topics and not parsed.fuzzy:
+        return parsed
+    model = topic_model.loaded()
+    if model is None:
+        return parsed
+    units = learning_units(text, parsed)
+    heard = heard_topics(units, model) if units else parsed.topics
+    if set(heard) == set(parsed.topics):
+        return parsed
+    symptoms = parsed.symptoms
+    if "associated" not in heard:
+        symptoms = []
+    elif not symptoms:  # heard by the model: the symptoms the message names are the ones asked
+        symptoms = _dedupe([x for sentence in _SENTENCE.split(fold(text)) for x in named_items(sentence)[0]])
+    return Parsed(topics=heard, symptoms=symptoms, conditions=parsed.conditions, fuzzy=parsed.fuzzy)
+
+
+def heard_topics(units: list[Unit], model: dict) -> list[str]:
+    """The topics the model hears in a message's units, in message order (answers follow it)."""
+    from medsim.sim import topic_model
+
+    heard: list[str] = []
+    for unit in units:
+        found = set(unit.fixed) if unit.fixed is not None else topic_model.decide(
+            topic_model.probabilities(unit.feats, model), unit.rule_topics, model, unit.vetoed)
+        heard += [t for t in TOPICS if t in found]
+    heard = _dedupe(heard)
+    if set(heard) - {"greeting"}:
+        heard = [t for t in heard if t != "greeting"]  # a greeting is a topic only when it is all
+    return heard
+
+
+@dataclass
+class Unit:
+    """What the topic model scores: one message, or one asking sentence of a longer one;
+    ``fixed``: topics the rules carried over from the sentence before, kept as they are."""
+
+    feats: list[str]
+    rule_topics: list[str]
+    vetoed: frozenset[str] = frozenset()
+    fixed: list[str] | None = None
+
+
+def learning_units(text: str, parsed: Parsed | None = None) -> list[Unit]:
+    """The parts of a message the topic model decides on: a message of several asking sentences
+    is scored sentence by sentence (each with the rules' reading of it), as the rules read it, so
+    a compound question gets every part's topics; otherwise the message as a whole."""
+    from medsim.sim import topic_model
+
+    parsed = parsed or classify_rules(text)
+    if not parsed.topics and not parsed.fuzzy:
+        return []  # asks nothing on purpose (an acknowledgement, a photo, a final answer)
+    parts = parsed.parts if len(parsed.parts) > 1 else [(text, parsed.topics, False)]
+    units = []
+    for part, rule_topics, carried in parts:
+        fuzzy = parsed.fuzzy if len(parts) == 1 else not rule_topics
+        # 家里有体温计吗: the rules have ruled the family out (a household object)
+        vetoed = frozenset({"family_history"}) if "family_history" not in rule_topics and _household_only(
+            _masked_message(part)) else frozenset()
+        units.append(Unit(topic_model.features(part, rule_topics, fuzzy), rule_topics, vetoed,
+                          fixed=rule_topics if carried else None))
+    return units
+
+
+def _masked_message(text: str) -> str:
+    return "".join(named_items(sentence)[2] for sentence in _SENTENCE.split(fold(text)))
+
+
+def classify_rules(text: str) -> Parsed:
+    """The topics of a clinician message by the cue rules alone, with the symptoms and conditions it names.
 
     Each sentence is classified on its own (precedence rules are local: 过敏 in one sentence
     must not cancel 吃什么药 in the next), and the results are united in message order.
@@ -388,6 +476,7 @@ def classify(text: str) -> Parsed:
         # 与感冒人接触有被传染的可能。目前咳嗽多吗？: a statement beside a question asks nothing
         sentences = [x for x in sentences if _ASKS.search(x)]
     previous: list[str] = []
+    parts: list[tuple[str, list[str], bool]] = []
     for sentence in sentences:
         if _OPINION.search(sentence):
             sent = True
@@ -399,14 +488,16 @@ def classify(text: str) -> Parsed:
             continue
         parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
                                     or "past_history" in topics)
+        own = parsed.topics
         parsed.topics = _carry(parsed.topics, previous)
+        parts.append((sentence, parsed.topics, parsed.topics != own))
         previous = parsed.topics or previous
         topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
         symptoms += parsed.symptoms
         conditions += parsed.conditions
     if set(topics) - {"greeting"}:
         topics = [t for t in topics if t != "greeting"]  # a greeting is a topic only when it is all
-    out = Parsed(topics=_dedupe(topics), symptoms=_dedupe(symptoms), conditions=_dedupe(conditions))
+    out = Parsed(topics=_dedupe(topics), symptoms=_dedupe(symptoms), conditions=_dedupe(conditions), parts=parts)
     if not out.topics and not sent and not _FINAL_ANSWER.match(text) and not _ACK.match(fold(text)):
         return _nearest(fold(text))
     return out

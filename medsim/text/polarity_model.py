@@ -9,19 +9,19 @@ the same words, the question before and the answer after — re-weighs the rules
 trained by ``bench/train_polarity.py`` on the train split of CMDD (Lin et al., EMNLP 2019;
 ChineseBLUE, Apache-2.0) and ships as ``polarity_weights.json.gz`` (weights only, no text).
 Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD
-with L2. A second weight set (``context_weights``) reads each mention again with what the first
-reading made of the same symptom's other mentions (``medsim.text.dialogue.context_features``).
+with L2 (the shared trainer of :mod:`medsim.text.linear_model`). A second weight set
+(``context_weights``) reads each mention again with what the first reading made of the same
+symptom's other mentions (``medsim.text.dialogue.context_features``).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import math
 import os
 import re
 from functools import cache
 from pathlib import Path
+
+from medsim.text import linear_model
 
 LABELS = ("present", "absent", "uncertain")
 WEIGHTS = Path(os.environ.get("MEDSIM_POLARITY_WEIGHTS") or Path(__file__).with_name("polarity_weights.json.gz"))
@@ -119,10 +119,7 @@ def _sentence_features(who: str, text: str, start: int, end: int, cs: int, ce: i
 
 @cache
 def _model() -> dict | None:
-    if not WEIGHTS.exists():
-        return None
-    with gzip.open(WEIGHTS, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
+    return linear_model.load(WEIGHTS)
 
 
 def _weights() -> dict[str, list[float]] | None:
@@ -151,54 +148,15 @@ def predict(feats: list[str], weights: dict[str, list[float]] | None = None,
         raise FileNotFoundError(f"polarity weights missing: {WEIGHTS}")
     meta = (model or {}).get("meta", {})
     table = meta.get("context_offsets" if offsets == "context" else "offsets", {})
-    scores = list(table.get(speaker or "", (0.0, 0.0, 0.0)))
-    for f in feats:
-        row = w.get(f)
-        if row is not None:
-            scores[0] += row[0]
-            scores[1] += row[1]
-            scores[2] += row[2]
-    top = max(scores)
-    exp = [math.exp(s - top) for s in scores]
-    total = sum(exp)
-    k = max(range(3), key=lambda i: scores[i])
-    return LABELS[k], exp[k] / total
+    start = table.get(speaker or "", (0.0, 0.0, 0.0))
+    probs = linear_model.softmax(linear_model.scores(feats, w, len(LABELS), start=start))
+    k = max(range(len(LABELS)), key=lambda i: probs[i])
+    return LABELS[k], probs[k]
 
 
 def train(samples: list[tuple[list[str], str]], epochs: int = 6, lr: float = 0.2, l2: float = 1e-5,
           min_count: int = 2, seed: int = 0, average: bool = False) -> dict[str, list[float]]:
-    """Multinomial logistic regression by SGD (plain Python; a few seconds on CMDD train);
-    ``average``: the mean of the weights at each epoch's end (steadier than the last)."""
-    import random
-    from collections import Counter
-
-    counts = Counter(f for feats, _ in samples for f in set(feats))
-    keep = {f for f, n in counts.items() if n >= min_count}
-    data = [([f for f in feats if f in keep], LABELS.index(label)) for feats, label in samples]
-    w: dict[str, list[float]] = {f: [0.0, 0.0, 0.0] for f in keep}
-    rng = random.Random(seed)
-    avg: dict[str, list[float]] = {}
-    for epoch in range(epochs):
-        rng.shuffle(data)
-        rate = lr / (1 + epoch)
-        for feats, y in data:
-            scores = [sum(w[f][k] for f in feats) for k in range(3)]
-            top = max(scores)
-            exp = [math.exp(s - top) for s in scores]
-            total = sum(exp)
-            for k in range(3):
-                g = exp[k] / total - (1.0 if k == y else 0.0)
-                if g == 0.0:
-                    continue
-                step = rate * g
-                for f in feats:
-                    row = w[f]
-                    row[k] -= step + rate * l2 * row[k]
-        if average:
-            for f, row in w.items():
-                acc = avg.setdefault(f, [0.0, 0.0, 0.0])
-                for k in range(3):
-                    acc[k] += row[k] / epochs
-    if average:
-        w = avg
-    return {f: [round(x, 4) for x in row] for f, row in w.items() if any(abs(x) >= 0.005 for x in row)}
+    """Multinomial logistic regression by SGD (:func:`medsim.text.linear_model.train`; a few
+    seconds on CMDD train); ``average``: the mean of the weights at each epoch's end."""
+    return linear_model.train(samples, LABELS, epochs=epochs, lr=lr, l2=l2, min_count=min_count, seed=seed,
+                              average=average)

@@ -28,3 +28,6 @@ for name, part in (("sample_a.tsv", pool[:300]), ("sample_b.tsv", pool[300:450])
     with open(name, "w", encoding="utf-8") as f:
         for i, (q, act) in enumerate(part):
             f.write(f"{i}\t{act}\t{q}\n")
+
+# Samples T1, T2, T3 (pool[700:1600], training labels of the learned topic model) and D
+# (pool[1600:1850], held out) were drawn later from this same pool by sample_more.py.
