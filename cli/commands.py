@@ -47,7 +47,10 @@ def register(app: typer.Typer) -> None:
         timeout: Annotated[float | None, typer.Option(
             help="Seconds one whole reply may take, per attempt (default 600)")] = None,
         idle_timeout: Annotated[float | None, typer.Option(
-            help="Seconds without a byte before an attempt is given up (default 60; 0: off)")] = None,
+            help="Seconds without a byte, once a reply has begun, before an attempt is given up (default 60; 0: off)")] = None,
+        first_byte_timeout: Annotated[float | None, typer.Option(
+            help="Seconds an attempt may wait for its first byte while the server reads the prompt "
+                 "(default 300, never less than --idle-timeout; 0: off)")] = None,
         max_attempts: Annotated[int | None, typer.Option(help="Attempts per model call (default 4)")] = None,
         stop_after: Annotated[float | None, typer.Option(
             help="Stop the run, resumably, when an endpoint fails every attempt this many seconds (default 120; 0: never)")] = None,
@@ -59,7 +62,7 @@ def register(app: typer.Typer) -> None:
                     embedder=embedder, patient=patient, concurrency=concurrency, limit=limit, repeats=repeats,
                     seed=seed, db=db, resume=resume, no_cache=no_cache, taxonomy=taxonomy, temperature=temperature,
                     max_tokens=max_tokens, timeout=timeout, idle_timeout=idle_timeout, max_attempts=max_attempts,
-                    stop_after=stop_after)
+                    stop_after=stop_after, first_byte_timeout=first_byte_timeout)
 
     @app.command("runs")
     def runs(db: Db = DEFAULT_DB) -> None:

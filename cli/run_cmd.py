@@ -90,8 +90,8 @@ class ProgressEvents:
             if not waits or now - self.said_wait.get(endpoint.label, 0.0) < WAIT_EVERY_S:
                 continue
             self.said_wait[endpoint.label] = now
-            idle = endpoint.idle_timeout
-            limit = f"; the idle timeout is {idle:g} s" if idle else ""
+            allowance = endpoint.first_byte_timeout
+            limit = f"; each may wait {allowance:g} s for it" if allowance else ""
             busy = " while it streams other replies" if now - endpoint.last_byte < 2 else ""
             self.say(f"[yellow]waiting[/] {safe(endpoint.label)}: {len(waits)} call(s) without a first byte for "
                      f"{waits[-1]:.0f}–{waits[0]:.0f} s{busy}{limit}")
@@ -125,7 +125,7 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
                 limit: int | None, repeats: int | None, seed: int | None, db: Path, resume: str | None,
                 no_cache: bool, taxonomy: str, temperature: float | None, max_tokens: int | None,
                 timeout: float | None = None, idle_timeout: float | None = None, max_attempts: int | None = None,
-                stop_after: float | None = None) -> None:
+                stop_after: float | None = None, first_byte_timeout: float | None = None) -> None:
     from medsim.models import health
     from medsim.runner import (
         DEFAULT_CONCURRENCY,
@@ -145,7 +145,8 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
                         ("--max-attempts", max_attempts), ("--max-tokens", max_tokens)):
         if value is not None and value < 1:
             fail(f"{flag} {value}: give a whole number ≥ 1")
-    for flag, value in (("--timeout", timeout), ("--idle-timeout", idle_timeout), ("--stop-after", stop_after)):
+    for flag, value in (("--timeout", timeout), ("--idle-timeout", idle_timeout),
+                        ("--first-byte-timeout", first_byte_timeout), ("--stop-after", stop_after)):
         if value is not None and value < 0:
             fail(f"{flag} {value}: give seconds ≥ 0 (0 turns the clock off)")
     if max_attempts is not None and max_attempts > 20:
@@ -164,7 +165,8 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
         "model": model, "base_url": base_url, "models_file": models_file, "judge": judge, "embedder": embedder,
         "patient": patient, "concurrency": concurrency, "limit": limit, "repeats": repeats, "seed": seed,
         "temperature": temperature, "max_tokens": max_tokens, "cache": False if no_cache else None,
-        "timeout_s": timeout, "idle_timeout_s": idle_timeout, "max_attempts": max_attempts, "stop_after_s": stop_after,
+        "timeout_s": timeout, "idle_timeout_s": idle_timeout,
+        "first_byte_timeout_s": first_byte_timeout, "max_attempts": max_attempts, "stop_after_s": stop_after,
     }
     store = open_store(db)
     if resume:

@@ -72,6 +72,7 @@ class RunConfig:
     # how calls are made (never what they score): a resume may change these
     timeout_s: float | None = None
     idle_timeout_s: float | None = None
+    first_byte_timeout_s: float | None = None
     max_attempts: int | None = None
     stop_after_s: float | None = None
 
@@ -88,18 +89,21 @@ class RunConfig:
 
 # Settings that decide how calls are made, not what is scored: `--resume` may be given new
 # values for these (and says so). Every other setting is the run's and cannot change.
-OPERATIONAL = ("concurrency", "cache", "timeout_s", "idle_timeout_s", "max_attempts", "stop_after_s",
+OPERATIONAL = ("concurrency", "cache", "timeout_s", "idle_timeout_s", "first_byte_timeout_s", "max_attempts",
+               "stop_after_s",
                "base_url", "models_file")
 FLAGS = {"scenarios": "SCENARIO…", "model": "--model", "base_url": "--base-url", "models_file": "--models-file",
          "judge": "--judge", "embedder": "--embedder", "patient": "--patient", "concurrency": "--concurrency",
          "limit": "--limit", "repeats": "--repeats", "seed": "--seed", "temperature": "--temperature",
          "max_tokens": "--max-tokens", "cache": "--no-cache", "timeout_s": "--timeout",
-         "idle_timeout_s": "--idle-timeout", "max_attempts": "--max-attempts", "stop_after_s": "--stop-after"}
+         "idle_timeout_s": "--idle-timeout", "first_byte_timeout_s": "--first-byte-timeout",
+         "max_attempts": "--max-attempts", "stop_after_s": "--stop-after"}
 
 
 def call_overrides(config: RunConfig) -> dict[str, Any]:
     """The command line's timeouts and attempts, for every model the run resolves."""
-    return {k: getattr(config, k) for k in ("timeout_s", "idle_timeout_s", "max_attempts", "stop_after_s")
+    return {k: getattr(config, k) for k in ("timeout_s", "idle_timeout_s", "first_byte_timeout_s", "max_attempts",
+                                            "stop_after_s")
             if getattr(config, k) is not None}
 
 
@@ -273,7 +277,7 @@ def describe_model(model: Any) -> dict[str, Any]:
     if "kind" in info and "type" not in info:
         info["type"] = "builtin"
     keep = ("type", "name", "model", "base_url", "key_env", "temperature", "max_tokens", "timeout_s",
-            "idle_timeout_s", "max_attempts", "concurrency", "dim")
+            "idle_timeout_s", "first_byte_timeout_s", "max_attempts", "concurrency", "dim")
     return {k: v for k, v in info.items() if k in keep and v is not None}
 
 

@@ -15,7 +15,8 @@
         temperature: 0.0
         max_tokens: 2048
         timeout_s: 600                  # the whole reply, per attempt
-        idle_timeout_s: 60              # the longest silence (no byte) per attempt
+        idle_timeout_s: 60              # the longest silence (no byte) once the reply has begun
+        first_byte_timeout_s: 300       # the longest wait for the first byte (a long prompt on a CPU)
         max_attempts: 4
         stop_after_s: 120               # stop the run when every attempt fails this long
         prices: {input: 2.0, output: 8.0}   # per million tokens
@@ -35,7 +36,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from medsim.models.base import ChatModel
 from medsim.models.registry import builtin_names, get_builtin, is_builtin
-from medsim.models.retry import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_STOP_AFTER_S, DEFAULT_TIMEOUT_S
+from medsim.models.retry import (
+    DEFAULT_FIRST_BYTE_TIMEOUT_S,
+    DEFAULT_IDLE_TIMEOUT_S,
+    DEFAULT_STOP_AFTER_S,
+    DEFAULT_TIMEOUT_S,
+)
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -64,6 +70,8 @@ class EndpointConfig(BaseModel):
     # Per attempt: the whole reply (generous) and the longest silence (no byte at all).
     timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
     idle_timeout_s: float | None = Field(DEFAULT_IDLE_TIMEOUT_S, ge=0)  # 0 or null: no idle clock
+    # Before the first byte (prompt processing, queueing): never shorter than idle_timeout_s.
+    first_byte_timeout_s: float | None = Field(DEFAULT_FIRST_BYTE_TIMEOUT_S, ge=0)  # 0 or null: no clock
     max_attempts: int = Field(4, ge=1, le=20)
     # Circuit breaker: every attempt failing for this long stops the run (resumably). 0: never.
     stop_after_s: float | None = Field(DEFAULT_STOP_AFTER_S, ge=0)
@@ -258,6 +266,7 @@ def resolve_model(
     max_tokens: int | None = None,
     timeout_s: float | None = None,
     idle_timeout_s: float | None = None,
+    first_byte_timeout_s: float | None = None,
     max_attempts: int | None = None,
     stop_after_s: float | None = None,
     stream: bool | None = None,
@@ -273,7 +282,7 @@ def resolve_model(
     overrides = {
         "key_env": key_env, "concurrency": concurrency, "rpm": rpm, "temperature": temperature,
         "max_tokens": max_tokens, "timeout_s": timeout_s, "idle_timeout_s": idle_timeout_s,
-        "max_attempts": max_attempts, "stop_after_s": stop_after_s, "stream": stream,
+        "first_byte_timeout_s": first_byte_timeout_s, "max_attempts": max_attempts, "stop_after_s": stop_after_s, "stream": stream,
     }
     overrides = {k: v for k, v in overrides.items() if v is not None}
 
@@ -304,6 +313,7 @@ def resolve_model(
         max_tokens=entry.max_tokens,
         timeout_s=entry.timeout_s,
         idle_timeout_s=entry.idle_timeout_s,
+        first_byte_timeout_s=entry.first_byte_timeout_s,
         stop_after_s=entry.stop_after_s,
         max_attempts=entry.max_attempts,
         prices=entry.prices.model_dump() if entry.prices else None,

@@ -87,6 +87,7 @@ class CallWatch:
     id: int
     sent: float
     idle: float | None = None  # this call's idle timeout, if any
+    first_byte_s: float | None = None  # this call's first-byte allowance, if any
     first: float | None = None  # when the first byte came
     last: float | None = None  # when the latest byte came (None until the first)
 
@@ -106,9 +107,9 @@ class EndpointHealth:
     retries: int = 0
 
     # --------------------------------------------------------------- activity
-    def start(self, idle: float | None = None) -> CallWatch:
+    def start(self, idle: float | None = None, first_byte_s: float | None = None) -> CallWatch:
         now = time.monotonic()
-        watch = CallWatch(next(_ids), now, idle)
+        watch = CallWatch(next(_ids), now, idle, first_byte_s)
         self.calls[watch.id] = watch
         return watch
 
@@ -131,14 +132,16 @@ class EndpointHealth:
 
     def waiting(self, min_s: float = 10.0) -> list[float]:
         """Seconds each call in flight has waited for its first byte, for those waiting at
-        least ``min_s`` (or half their idle timeout, when that is shorter)."""
+        least ``min_s`` (or half their first-byte allowance, when that is shorter)."""
         now = time.monotonic()
         return sorted((now - w.sent for w in self.calls.values()
-                       if w.last is None and now - w.sent >= min(min_s, (w.idle or min_s * 2) / 2)), reverse=True)
+                       if w.last is None and now - w.sent >= min(min_s, (w.first_byte_s or min_s * 2) / 2)),
+                      reverse=True)
 
     @property
-    def idle_timeout(self) -> float | None:
-        return next((w.idle for w in self.calls.values() if w.idle), None)
+    def first_byte_timeout(self) -> float | None:
+        """How long a call in flight may wait for its first byte."""
+        return next((w.first_byte_s for w in self.calls.values() if w.first_byte_s), None)
 
     # ---------------------------------------------------------------- breaker
     def succeeded(self, sample: _Sample | None = None) -> None:

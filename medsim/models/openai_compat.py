@@ -1,9 +1,11 @@
 """ChatModel over any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama, ...).
 
 Order of work in ``chat``: response cache → per-endpoint limiter (concurrency, rpm) →
-one request watched by two clocks → retries on transient failures. The clocks: an idle
-timeout (no byte for N s: the server is stuck) and a generous total (the whole reply), so
-a slow model that streams is never mistaken for a dead one. Replies stream by default for
+one request watched by three clocks → retries on transient failures. The clocks: a
+first-byte allowance (a server reading a long prompt on a CPU sends nothing for minutes:
+that is work, not silence), then an idle timeout from the first byte on (no byte for N s:
+the server is stuck), and a generous total (the whole reply), so a slow model that streams
+is never mistaken for a dead one. Replies stream by default for
 that reason. An attempt that is given up on is cancelled on its connection, so the server
 stops generating it. The ``openai`` package is imported in the constructor, never at module
 import, because it costs ~0.45 s and ``medsim --help`` must stay quick.
@@ -30,6 +32,7 @@ from medsim.models import health as endpoint_health
 from medsim.models.base import ChatContext, ChatResult, Message, ModelCallError, Usage
 from medsim.models.limits import get_limiter
 from medsim.models.retry import (
+    DEFAULT_FIRST_BYTE_TIMEOUT_S,
     DEFAULT_IDLE_TIMEOUT_S,
     DEFAULT_STOP_AFTER_S,
     DEFAULT_TIMEOUT_S,
@@ -164,6 +167,7 @@ class OpenAICompatModel:
         max_tokens: int | None = None,
         timeout_s: float | None = DEFAULT_TIMEOUT_S,
         idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
+        first_byte_timeout_s: float | None = DEFAULT_FIRST_BYTE_TIMEOUT_S,
         stop_after_s: float | None = DEFAULT_STOP_AFTER_S,
         max_attempts: int = 4,
         prices: dict[str, float] | None = None,
@@ -188,7 +192,9 @@ class OpenAICompatModel:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.retry = retry or RetryPolicy(max_attempts=max_attempts, timeout_s=timeout_s or None,
-                                          idle_timeout_s=idle_timeout_s or None, stop_after_s=stop_after_s or None)
+                                          idle_timeout_s=idle_timeout_s or None,
+                                          first_byte_timeout_s=first_byte_timeout_s or None,
+                                          stop_after_s=stop_after_s or None)
         self.prices = dict(prices or {})
         self.cache = cache
         self.stream = stream  # None: stream whenever an idle timeout is set or tokens are shown
@@ -220,6 +226,7 @@ class OpenAICompatModel:
             "max_tokens": self.max_tokens,
             "timeout_s": self.retry.timeout_s,
             "idle_timeout_s": self.retry.idle_timeout_s,
+            "first_byte_timeout_s": self.retry.first_byte_s,
             "stop_after_s": self.retry.stop_after_s,
             "max_attempts": self.retry.max_attempts,
             "stream": self.stream,
@@ -331,7 +338,7 @@ class OpenAICompatModel:
             async with limiter:
                 if health.serial and limiter.concurrency != 1:
                     limiter.limit_to(1)
-                watch = health.start(self.retry.idle_timeout_s)
+                watch = health.start(self.retry.idle_timeout_s, self.retry.first_byte_s)
                 try:
                     once = self._stream_once if stream else self._once
                     content, usage, meta = await self._watched(
@@ -386,29 +393,44 @@ class OpenAICompatModel:
         return result
 
     async def _watched(self, watch: Any, health: Any, run: Callable[[Callable[[], None]], Any]) -> Any:
-        """Run one attempt under the idle and total clocks. On either, the attempt's task is
-        cancelled — which closes its connection, so the server stops generating it."""
-        idle, total = self.retry.idle_timeout_s, self.retry.timeout_s
-        task = asyncio.ensure_future(run(lambda: health.touch(watch)))
+        """Run one attempt under the first-byte, idle and total clocks. On any of them the
+        attempt's task is cancelled — which closes its connection, so the server stops
+        generating it (and a retry would only restart the prompt: hence a long first-byte
+        allowance rather than the idle timeout before the first byte)."""
+        idle, first_byte, total = self.retry.idle_timeout_s, self.retry.first_byte_s, self.retry.timeout_s
+        began = asyncio.get_running_loop().create_future()  # the first byte: switch to the idle clock
+
+        def touch() -> None:
+            health.touch(watch)
+            if not began.done():
+                began.set_result(None)
+
+        task = asyncio.ensure_future(run(touch))
         try:
             while True:
                 now = time.monotonic()
                 left = []
                 if total:
                     left.append(watch.sent + total - now)
-                if idle:
-                    left.append(idle - health.silent_for(watch, now))
+                quiet = first_byte if watch.last is None else idle
+                if quiet:
+                    left.append(quiet - health.silent_for(watch, now))
                 wait = max(0.0, min(left)) + 0.01 if left else None
-                done, _ = await asyncio.wait({task}, timeout=wait)
-                if done:
+                done, _ = await asyncio.wait({task} if began.done() else {task, began}, timeout=wait,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if task in done:
                     return task.result()
                 now = time.monotonic()
                 if total and now - watch.sent >= total:
                     raise AttemptFailed(Failure("timeout", f"no complete reply within {total:g} s"))
-                if idle and health.silent_for(watch, now) >= idle:
-                    where = "in the middle of the reply" if watch.last is not None else "before any reply"
-                    raise AttemptFailed(Failure("idle timeout", f"no data for {idle:g} s {where}"))
+                if watch.last is None:
+                    if first_byte and health.silent_for(watch, now) >= first_byte:
+                        raise AttemptFailed(Failure("first-byte timeout", f"no first byte after {first_byte:g} s (the "
+                                                    "server may still be reading the prompt: raise first_byte_timeout_s)"))
+                elif idle and health.silent_for(watch, now) >= idle:
+                    raise AttemptFailed(Failure("idle timeout", f"no data for {idle:g} s in the middle of the reply"))
         finally:
+            began.cancel()
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task})  # its finally closes the stream and the connection

@@ -23,6 +23,9 @@ T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 600.0
 DEFAULT_IDLE_TIMEOUT_S = 60.0
+# Before the first byte a server may be reading a long prompt (minutes on a CPU): that is
+# work, not silence, so it gets its own, longer allowance.
+DEFAULT_FIRST_BYTE_TIMEOUT_S = 300.0
 DEFAULT_STOP_AFTER_S = 120.0
 
 
@@ -36,8 +39,18 @@ class RetryPolicy:
     timeout_s: float | None = DEFAULT_TIMEOUT_S
     # Per attempt, the longest silence: no byte for this long means the server is stuck.
     idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S
+    # Per attempt, the longest wait for the first byte (prompt processing, queueing); the
+    # idle clock starts at the first byte. Never shorter than the idle timeout. None: no clock.
+    first_byte_timeout_s: float | None = DEFAULT_FIRST_BYTE_TIMEOUT_S
     # The endpoint's circuit breaker: every attempt failing for this long stops the run.
     stop_after_s: float | None = DEFAULT_STOP_AFTER_S
+
+    @property
+    def first_byte_s(self) -> float | None:
+        """The first-byte allowance in force: at least the idle timeout."""
+        if not self.first_byte_timeout_s:
+            return None
+        return max(self.first_byte_timeout_s, self.idle_timeout_s or 0.0)
 
 
 @dataclass

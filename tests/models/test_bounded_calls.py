@@ -60,12 +60,31 @@ def test_a_slow_model_that_streams_is_not_cut_off(server, make_model):
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_hanging_endpoint_fails_on_the_idle_clock_and_each_attempt_is_cancelled(server, make_model, stream):
     server.set_faults(Fault("hang"))  # accepts, then never sends a byte
-    model = make_model(stream=stream, idle_timeout_s=1.5, timeout_s=600, max_attempts=2)
+    model = make_model(stream=stream, idle_timeout_s=1, first_byte_timeout_s=1.5, timeout_s=600, max_attempts=2)
     with pytest.raises(ModelCallError) as info:
         bounded(model.chat(user("胸痛")))
-    assert "idle timeout after 2 attempts: no data for 1.5 s before any reply" in info.value.reason
+    assert "first-byte timeout after 2 attempts: no first byte after 1.5 s" in info.value.reason
+    assert "raise first_byte_timeout_s" in info.value.reason
     # each abandoned attempt was closed on its connection: the server stopped working on it
     assert wait_until(lambda: server.cancelled == 2), server.cancelled
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_long_prompt_read_before_the_first_byte_is_waited_for_not_retried(server, make_model, stream):
+    # A CPU server reading a long prompt sends nothing for minutes: longer than the idle
+    # timeout, but work, not silence. Each retry would restart the prompt from scratch.
+    server.latency = 2.5  # no byte at all for 2.5 s, then the reply
+    model = make_model(stream=stream, idle_timeout_s=0.5, first_byte_timeout_s=20, timeout_s=60, max_attempts=3)
+    result = bounded(model.chat(user("长病历")))
+    assert result.content == "收到：长病历" and result.attempts == 1
+    assert server.counts["/v1/chat/completions"] == 1 and server.cancelled == 0
+
+
+def test_the_first_byte_allowance_is_never_shorter_than_the_idle_timeout(server, make_model):
+    server.latency = 1.5
+    model = make_model(idle_timeout_s=10, first_byte_timeout_s=0.3, max_attempts=1)
+    assert model.retry.first_byte_s == 10
+    assert bounded(model.chat(user("头晕"))).attempts == 1
 
 
 def test_a_stream_that_stalls_midway_is_named(server, make_model):
@@ -80,7 +99,8 @@ def test_queueing_on_a_one_at_a_time_server_is_not_silence(events):
     # last call waits ~3.3 s for its first byte, longer than the idle timeout, but the
     # endpoint is busy the whole time, so none is timed out; the server is noticed as serial.
     with OpenAIServer(serial=True, latency=0.1, chunks=3, chunk_delay=0.2) as srv:
-        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=2.5, max_attempts=1)
+        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=2.5, first_byte_timeout_s=2.5,
+                                  max_attempts=1)
 
         async def many():
             return await asyncio.gather(*(model.chat(user(f"问题{i}")) for i in range(4)))

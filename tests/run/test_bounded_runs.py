@@ -44,15 +44,15 @@ def test_a_hanging_endpoint_stops_the_run_early_and_resumably(tmp_path: Path) ->
     with OpenAIServer(faults=[Fault("hang")]) as stuck:
         started = time.monotonic()
         result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", stuck.base_url, "--repeats", "4",
-                            "--concurrency", "2", "--idle-timeout", "1", "--stop-after", "3", "--db", str(db),
+                            "--concurrency", "2", "--idle-timeout", "1", "--first-byte-timeout", "1", "--stop-after", "3", "--db", str(db),
                             timeout=BOUND_S)
         elapsed = time.monotonic() - started
         calls = stuck.counts["/v1/chat/completions"]
     out = result.stdout + result.stderr
     assert result.returncode == 75, out
     assert elapsed < BOUND_S / 2 and calls < 32, (elapsed, calls)  # stopped, not ground through 32 items
-    assert "endpoint down" in out and "failed every attempt for" in out and "idle timeout" in out
-    assert "retry" in result.stdout and "no data for 1 s before any reply" in result.stdout  # said as it happened
+    assert "endpoint down" in out and "failed every attempt for" in out and "first-byte timeout" in out
+    assert "retry" in result.stdout and "no first byte after 1 s" in result.stdout  # said as it happened
     assert "waiting" in result.stdout and "without a first byte" in result.stdout
     assert f"medsim run --resume {only_run(db)}" in result.stderr and "Traceback" not in out
     assert "done" not in episodes(db).values()
@@ -73,7 +73,8 @@ def test_a_slow_one_at_a_time_server_finishes_and_is_noticed(tmp_path: Path) -> 
     # says the server serves one request at a time.
     with OpenAIServer(reply=correct_reply, serial=True, chunks=3, chunk_delay=0.3) as slow:
         result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", slow.base_url, "--limit", "4",
-                            "--idle-timeout", "1", "--timeout", "60", "--db", str(tmp_path / "r.sqlite"))
+                            "--idle-timeout", "1", "--first-byte-timeout", "1", "--timeout", "60",
+                            "--db", str(tmp_path / "r.sqlite"))
         assert slow.cancelled == 0
     assert result.returncode == 0, result.stdout + result.stderr
     assert list(episodes(tmp_path / "r.sqlite").values()) == ["done"] * 4
@@ -203,7 +204,8 @@ def test_a_killed_run_reads_interrupted_and_two_resumes_cannot_both_work_it(tmp_
         # One resume works the run (held on a stalled call); a second one is refused at once.
         server.reset_counts()
         server.set_faults(Fault("hang"))
-        first = subprocess.Popen(_medsim("run", "--resume", run_id, "--idle-timeout", "1", "--max-attempts", "20",
+        first = subprocess.Popen(_medsim("run", "--resume", run_id, "--idle-timeout", "1", "--first-byte-timeout", "1",
+                                         "--max-attempts", "20",
                                          "--db", str(db)), env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
         deadline = time.monotonic() + 60
