@@ -9,10 +9,13 @@ Three jobs, each one small:
   at least ``MIN_FAILURES`` of them), the endpoint is declared down; further calls fail at
   once with :class:`EndpointDown`, and the runner stops the run resumably instead of grinding
   through every item.
-- **serialisation**: a server that generates one reply at a time (llama.cpp with one slot)
-  is noticed from the calls' timings — while one reply streams, the others get no byte —
-  and said once; the endpoint's limiter then sends it one request at a time, so queueing
-  happens in medsim, where it does not count against any timeout.
+- **serialisation**: a server that generates one reply at a time is noticed and said once;
+  the endpoint's limiter then sends it one request at a time, so queueing happens in medsim,
+  where it does not count against any timeout. Two kinds: one that queues (llama.cpp with
+  one slot: while one reply streams, the others get no byte), seen from the calls' timings,
+  and one that drops the reply in progress when a new request arrives (llama-cpp-python's
+  default ``interrupt_requests``: the stream just ends, with no finish_reason), seen from
+  streams cut short while other calls to it were in flight.
 
 Listeners (the CLI's progress display) hear retries, long waits and these verdicts as they
 happen through :func:`add_listener`.
@@ -34,6 +37,7 @@ from medsim.models.base import ModelCallError
 MIN_FAILURES = 3  # a breaker never opens on fewer failed attempts than this
 SERIAL_MIN_PAIRS = 4  # overlapping calls needed before calling a server serial
 SERIAL_MIN_STREAM_S = 0.1  # a reply streamed for less than this says nothing about queueing
+SERIAL_MIN_CUTS = 2  # streams cut short while others were in flight before calling a server interrupting
 
 
 class EndpointDown(ModelCallError):
@@ -103,6 +107,8 @@ class EndpointHealth:
     last_error: str = ""
     down: str | None = None  # why the breaker opened
     serial: bool = False
+    parallel: bool = False  # two replies were seen streaming at the same time
+    cuts_while_busy: int = 0  # streams that ended unfinished while other calls were in flight
     samples: deque[_Sample] = field(default_factory=lambda: deque(maxlen=24))
     retries: int = 0
 
@@ -167,12 +173,28 @@ class EndpointHealth:
             emit(ModelEvent("down", self.label, self.down))
 
     # ---------------------------------------------------------- serialisation
+    def cut_short(self, watch: CallWatch) -> None:
+        """A stream of ``watch`` ended without its end. With other calls in flight that is the
+        mark of a server that drops the reply in progress for the newest request; a server
+        that has streamed two replies at once is not one (its cut was something else)."""
+        if self.serial or self.parallel or not any(w.id != watch.id for w in self.calls.values()):
+            return
+        self.cuts_while_busy += 1
+        if self.cuts_while_busy >= SERIAL_MIN_CUTS:
+            self.serial = True
+            emit(ModelEvent("serial", self.label,
+                            f"{self.label} serves one request at a time and drops the reply in progress when "
+                            f"another request arrives ({self.cuts_while_busy} replies ended unfinished while other "
+                            "calls were in flight; llama-cpp-python does this unless started with "
+                            "--interrupt_requests False); medsim now sends it one at a time. Set `concurrency: 1` "
+                            "for it in models.yaml (or run with --concurrency 1) to start that way."))
+
     def _check_serial(self) -> None:
         """Serial when, of two calls in flight together, the later never got a byte while the
         earlier was still streaming its reply: it waited for it to finish. One pair that
         streamed at the same time proves a parallel server. Only pairs whose earlier call
         streamed for a while count: a reply that arrives in one burst says nothing."""
-        if self.serial:
+        if self.serial or self.parallel:
             return
         together = queued = 0
         for x, y in itertools.combinations(self.samples, 2):
@@ -183,6 +205,7 @@ class EndpointHealth:
                 together += 1
             else:
                 queued += 1
+        self.parallel = together > 0
         if together == 0 and queued >= SERIAL_MIN_PAIRS:
             self.serial = True
             emit(ModelEvent("serial", self.label,

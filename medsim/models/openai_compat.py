@@ -344,6 +344,8 @@ class OpenAICompatModel:
                     content, usage, meta = await self._watched(
                         watch, health, lambda touch: once(params, show, touch))
                 except AttemptFailed as exc:
+                    if exc.failure.label == "stream cut":
+                        health.cut_short(watch)  # another call in flight may have displaced it
                     if exc.fallback is not None:
                         exc.fallback = (*exc.fallback, time.monotonic() - watch.sent)
                     raise

@@ -12,7 +12,9 @@ past the client's timeout, a malformed body, a stream cut mid-way, empty content
 page with status 200 (a web UI or proxy where the API was expected).
 
 Server-wide behaviours real servers show: ``serial=True`` generates one reply at a time
-(llama.cpp with one slot: queued requests get no byte until their turn), ``web_ui=True``
+(llama.cpp with one slot: queued requests get no byte until their turn), ``interrupt=True``
+drops the streamed reply in progress when a new chat request arrives — its stream just ends,
+with no finish_reason (llama-cpp-python's default ``interrupt_requests``), ``web_ui=True``
 answers every path with an HTML page, ``chunk_delay`` trickles a stream like a slow CPU
 model. A client that hangs up before its reply is complete is counted in ``cancelled``
 and the server stops generating for it, as vLLM and llama.cpp do.
@@ -169,6 +171,7 @@ class OpenAIServer:
         model_ids: Iterable[str] = ("medsim-test",),
         embedding_dim: int = 64,
         serial: bool = False,
+        interrupt: bool = False,
         web_ui: bool = False,
     ):
         self.reply = reply or default_reply
@@ -183,6 +186,7 @@ class OpenAIServer:
         self.model_ids = list(model_ids)
         self.embedding_dim = embedding_dim
         self.serial = serial  # one reply generated at a time; the others wait without a byte
+        self.interrupt = interrupt  # a new chat request ends the stream in progress unfinished
         self.web_ui = web_ui  # every path answers an HTML page with status 200
         self._serial_lock: asyncio.Lock | None = None
         self.set_faults(*faults)
@@ -206,6 +210,7 @@ class OpenAIServer:
         self.queued = 0  # serial mode: requests waiting for their turn
         self.generating = 0  # replies being generated right now (in serial mode at most 1)
         self.max_generating = 0
+        self.interrupted = 0  # interrupt mode: streams ended unfinished for a newer request
         self._chat_seq = 0
         self._embed_seq = 0
         self._seen: Counter[str] = Counter()
@@ -381,11 +386,18 @@ class OpenAIServer:
         return None
 
     # ---- chat completions -----------------------------------------------------------------------
-    async def _wait(self, seconds: float, reader: asyncio.StreamReader | None) -> bool:
-        """Sleep ``seconds``; False as soon as the client hangs up (it stopped waiting)."""
+    def _displaced(self, seq: int) -> bool:
+        """Interrupt mode: a newer chat request has arrived, so request ``seq`` is dropped."""
+        return self.interrupt and self._chat_seq != seq
+
+    async def _wait(self, seconds: float, reader: asyncio.StreamReader | None, seq: int | None = None) -> bool:
+        """Sleep ``seconds``; False as soon as the client hangs up (it stopped waiting) or, in
+        interrupt mode, request ``seq`` is displaced by a newer one."""
         deadline = time.monotonic() + seconds
         while True:
             if reader is not None and reader.at_eof():
+                return False
+            if seq is not None and self._displaced(seq):
                 return False
             left = deadline - time.monotonic()
             if left <= 0:
@@ -438,7 +450,9 @@ class OpenAIServer:
                 if not await self._wait(fault.hang_s, reader):
                     self.cancelled += 1
                 return True
-            if self.latency and not await self._wait(self.latency, reader):
+            if self.latency and not await self._wait(self.latency, reader, seq):
+                if self._displaced(seq) and req.get("stream"):
+                    return await self._stream(req, seq, "", "interrupted", writer, reader)
                 self.cancelled += 1
                 return True
             if fault is not None and fault.kind == "html":
@@ -521,6 +535,11 @@ class OpenAIServer:
                                 "Transfer-Encoding": "chunked"})
         pieces = _split(content, self.chunks)
         events = [chunk({"role": "assistant", "content": ""})]
+        if kind == "interrupted":  # the stream ends at once, cleanly, with no finish_reason
+            self.interrupted += 1
+            writer.write(head + b"".join(events) + event(b"[DONE]") + b"0\r\n\r\n")
+            await writer.drain()
+            return False
         if kind == "cut":  # a few chunks, then the connection drops without the final chunk
             events += [chunk({"content": p}) for p in pieces[: max(1, len(pieces) // 2)]]
             writer.write(head + b"".join(events))
@@ -545,7 +564,12 @@ class OpenAIServer:
                 except ConnectionError:
                     self.cancelled += 1
                     return True
-                if i + 1 < len(events) and not await self._wait(self.chunk_delay, reader):
+                if i + 1 < len(events) and not await self._wait(self.chunk_delay, reader, seq):
+                    if self._displaced(seq):  # dropped for a newer request: end unfinished
+                        self.interrupted += 1
+                        writer.write(event(b"[DONE]") + b"0\r\n\r\n")
+                        await writer.drain()
+                        return False
                     self.cancelled += 1  # the client hung up: stop generating for it
                     return True
         else:
@@ -618,6 +642,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="reply with a function of the request, e.g. medsim.testing.stubs:obedient_judge")
     ap.add_argument("--chunk-delay", type=float, default=0.0, help="seconds between stream chunks")
     ap.add_argument("--serial", action="store_true", help="generate one reply at a time (llama.cpp, one slot)")
+    ap.add_argument("--interrupt", action="store_true",
+                    help="a new request ends the stream in progress unfinished (llama-cpp-python)")
     ap.add_argument("--web-ui", action="store_true", help="answer every path with an HTML page")
     args = ap.parse_args(argv)
     reply = scripted_replies(args.reply) if args.reply else None
@@ -630,7 +656,8 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host, port=args.port, latency=args.latency, chunks=args.chunks, usage=not args.no_usage,
         faults=[Fault.parse(s) for s in args.fault], record=False,
         reply=reply,
-        chunk_delay=args.chunk_delay, serial=args.serial, web_ui=args.web_ui,
+        chunk_delay=args.chunk_delay, serial=args.serial, interrupt=args.interrupt,
+        web_ui=args.web_ui,
     )
 
     async def serve() -> None:

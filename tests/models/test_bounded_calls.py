@@ -141,6 +141,43 @@ def test_a_serial_endpoint_is_then_sent_one_request_at_a_time(events):
         assert srv.max_in_flight == 1  # the second wave queued in medsim, not on the server
 
 
+def test_a_server_that_drops_the_reply_in_progress_is_noticed_and_sent_one_at_a_time(events):
+    # llama-cpp-python by default ends the stream in progress (no finish_reason) when another
+    # request arrives: with several calls in flight each retry cuts another one short.
+    from medsim.models.limits import get_limiter
+
+    with OpenAIServer(interrupt=True, latency=0.2, chunks=3, chunk_delay=0.1) as srv:
+        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=5, max_attempts=6)
+
+        async def waves():
+            first = await asyncio.gather(*(model.chat(user(f"一{i}")) for i in range(4)))
+            cut_in_first = srv.interrupted
+            srv.interrupted = srv.max_in_flight = 0
+            second = await asyncio.gather(*(model.chat(user(f"二{i}")) for i in range(3)))
+            limit = get_limiter((model.base_url, model.model), None, None).concurrency
+            return first + second, cut_in_first, limit
+
+        results, cut_in_first, limit = bounded(waves())
+        assert [r.content for r in results] == [f"收到：一{i}" for i in range(4)] + [f"收到：二{i}" for i in range(3)]
+        assert cut_in_first >= 2 and limit == 1
+        assert srv.interrupted == 0 and srv.max_in_flight == 1  # the second wave queued in medsim
+    serial = [e for e in events if e.kind == "serial"]
+    assert len(serial) == 1 and "drops the reply in progress" in serial[0].message
+    assert "concurrency: 1" in serial[0].message
+
+
+def test_a_stream_cut_with_no_other_call_in_flight_says_nothing_about_the_server(events):
+    with OpenAIServer(interrupt=True, latency=0.05) as srv:
+        model = OpenAICompatModel("medsim-test", base_url=srv.base_url, idle_timeout_s=5, max_attempts=1)
+
+        async def one_by_one():
+            return [await model.chat(user(f"问题{i}")) for i in range(3)]
+
+        assert [r.attempts for r in bounded(one_by_one())] == [1, 1, 1]
+        assert srv.interrupted == 0
+    assert not [e for e in events if e.kind == "serial"]
+
+
 @pytest.mark.parametrize("stream", [True, False])
 def test_a_web_page_where_the_api_was_expected_is_named(make_model, stream):
     with OpenAIServer(web_ui=True) as srv:

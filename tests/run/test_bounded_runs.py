@@ -81,6 +81,19 @@ def test_a_slow_one_at_a_time_server_finishes_and_is_noticed(tmp_path: Path) -> 
     assert "serves one request at a time" in result.stdout and "concurrency: 1" in result.stdout
 
 
+def test_a_server_that_drops_the_reply_in_progress_is_noticed_by_the_run(tmp_path: Path) -> None:
+    # llama-cpp-python's interrupt_requests: each new request ends the stream in progress with
+    # no finish_reason. The run says the server serves one request at a time and finishes.
+    with OpenAIServer(reply=correct_reply, interrupt=True, latency=0.2, chunks=3, chunk_delay=0.1) as server:
+        result = run_medsim("run", str(MCQ), "--model", "medsim-test", "--base-url", server.base_url, "--limit", "4",
+                            "--concurrency", "4", "--max-attempts", "8", "--db", str(tmp_path / "r.sqlite"))
+        assert server.interrupted >= 2
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(episodes(tmp_path / "r.sqlite").values()) == ["done"] * 4
+    assert "serves one request at a time" in result.stdout and "drops the reply in progress" in result.stdout
+    assert "concurrency: 1" in result.stdout
+
+
 def test_play_names_a_web_page_where_the_api_was_expected(tmp_path: Path) -> None:
     with OpenAIServer(web_ui=True) as page:
         result = run_medsim("play", "triage", "--model", "m", "--base-url", page.base_url, "--case", "tri-001",
