@@ -161,7 +161,7 @@ def _alternative_index(key: int, field: str, pool: list) -> dict[str, set[int]]:
     return _INDEX[(key, field)]
 
 
-_CONCEPTS: dict[int, tuple[int, list[set[str]]]] = {}
+_CASE_TERMS: dict[int, tuple[int, dict[str, int]]] = {}  # pool → (its size, how many cases name each term)
 
 CASE_GOLD_FIELDS = ("diagnosis", "primary_diagnosis", "treatment", "key_points")
 
@@ -177,18 +177,16 @@ def case_specific_concepts(inp: ScoreInput, max_cases: int = 3) -> set[str]:
     if len(pool) < 5:
         return set()
     key = id(pool)
-    if key not in _CONCEPTS or _CONCEPTS[key][0] != len(pool):
-        per_case = [set(case_terms_in(_gold_words(c))) for c in pool]
-        if len(_CONCEPTS) > 16:
-            _CONCEPTS.clear()
-        _CONCEPTS[key] = (len(pool), per_case)
-    per_case = _CONCEPTS[key][1]
-    df: dict[str, int] = {}
-    for concepts in per_case:
-        for c in concepts:
-            df[c] = df.get(c, 0) + 1
-    mine = set(case_terms_in(_gold_words(inp.case)))
-    return {c for c in mine if df.get(c, 0) <= max_cases}
+    if key not in _CASE_TERMS or _CASE_TERMS[key][0] != len(pool):
+        df: dict[str, int] = {}
+        for c in pool:
+            for term in set(case_terms_in(_gold_words(c))):
+                df[term] = df.get(term, 0) + 1
+        if len(_CASE_TERMS) > 16:
+            _CASE_TERMS.clear()
+        _CASE_TERMS[key] = (len(pool), df)
+    df = _CASE_TERMS[key][1]
+    return {c for c in case_terms_in(_gold_words(inp.case)) if df.get(c, 0) <= max_cases}
 
 
 def _gold_words(case: Any) -> str:
