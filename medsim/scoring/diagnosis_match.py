@@ -21,11 +21,13 @@ from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, no_gold, unparsed
 from medsim.text.match import (
     FUZZY_THRESHOLD,
+    Match,
     alternatives,
     case_side,
     content_chars,
     match_term,
     normalize,
+    side_conflict,
     strip_quoted,
 )
 
@@ -50,6 +52,30 @@ def diagnosis_items(raw: object) -> list[str]:
         if t:
             items.append(t)
     return items
+
+
+_SEPARATORS = "\n、;；,，"
+
+
+def first_item_span(raw: object, item: str) -> str:
+    """The first item as written, with its brackets: 社区获得性肺炎（左下肺） for 社区获得性肺炎.
+
+    The brackets are dropped to name the disease, but they carry its side (带状疱疹（右侧胸背部）)."""
+    text = str(raw or "")
+    start = text.find(item)
+    if start < 0:
+        return item
+    depth, end = 0, start + len(item)
+    while end < len(text):
+        ch = text[end]
+        if ch in "（(":
+            depth += 1
+        elif ch in ")）":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (ch in _SEPARATORS or text.startswith(("合并", "伴", "以及"), end)):
+            break
+        end += 1
+    return text[start:end]
 
 
 def _denied_elsewhere(raw: str, item: str) -> bool:
@@ -80,8 +106,11 @@ def score_diagnosis(inp: ScoreInput) -> Score:
     if copied and not content_chars(own):
         # the patient's own words handed back (体检发现血压高2个月): a complaint, not a diagnosis
         return Score(NAME, 0.0, [f"诊断 {items[0]} 照抄患者原话，不是诊断"], {**details, "echo": True})
-    first = match_term(items[0], gold, fuzzy=threshold, side=side)
     raw = answer_field(inp, field)
+    written = first_item_span(raw, items[0]) if isinstance(raw, str) else items[0]
+    first = match_term(items[0], gold, fuzzy=threshold, side=side)
+    if first.ok and side_conflict(written, side | case_side(gold)):
+        first = Match(False, note=f"wrong side: {written} for {''.join(sorted(side | case_side(gold)))}")
     if first.ok and isinstance(raw, str) and _denied_elsewhere(raw, items[0]):
         return Score(NAME, 0.0, [f"诊断自相矛盾：既写 {items[0]} 又否定它"], {**details, "contradicted": items[0]})
     if first.ok:

@@ -6,6 +6,17 @@ containment or fuzzy ratio, with every number in the gold present alike — 胸�
 matches 胸痛2小时), the set F1 for list fields. Then
 precision = Σcredit / fields the model filled, recall = Σcredit / fields the gold fills,
 value = F1.
+
+A field stated wrong is worse than a field left empty: a record extraction that gives the wrong
+side of the diagnosis, an allergy the patient does not have or a non-smoker as a smoker feeds
+every later decision a falsehood. Fields listed under ``critical`` that are filled but contradict
+the record charge the item ×0.25 (a missing field only loses its credit).
+
+The primary diagnosis is read as a diagnosis: the disease against the case's diagnosis
+alternatives (gold ``diagnosis``, with its excluded qualifiers), the side against the case's side
+wherever it is written (brackets included), the bracketed qualifiers against the record's (病毒性
+vs 细菌性, 低级别 vs 高级别), and a value naming several diseases (胆道闭锁？婴儿肝炎综合征？) names
+none. An allergy is read by meaning: 否认药物过敏史 is 无, 磺胺 is 磺胺类药物.
 """
 
 from __future__ import annotations
@@ -17,7 +28,17 @@ from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import unparsed
 from medsim.scoring.set_f1 import prf
 from medsim.sim.answer import coerce_bool, coerce_list
-from medsim.text.match import dedupe, match_sets, match_term, normalize, normalize_units
+from medsim.text.match import (
+    case_side,
+    conflicting,
+    dedupe,
+    excluded_by,
+    match_sets,
+    match_term,
+    normalize,
+    normalize_units,
+    side_conflict,
+)
 
 NAME = "extraction"
 _SEX = {"男": "男", "男性": "男", "m": "男", "male": "男", "man": "男", "女": "女", "女性": "女", "f": "女",
@@ -25,6 +46,15 @@ _SEX = {"男": "男", "男性": "男", "m": "男", "male": "男", "man": "男", 
 _NONE = {"无", "否认", "没有", "none", "null", "未提及", "不详", "n/a", "na", "阴性", "否"}
 _NUMS = re.compile(r"\d+(?:\.\d+)?")
 _AGE = re.compile(r"^(\d+(?:\.\d+)?)(岁|周岁|个月|月|天|日)?$")
+
+
+CRITICAL_CHARGE = 0.25
+_BRACKET = re.compile(r"[（(]([^（()）]*)[)）]")
+_SEVERAL = re.compile(r"[？?/／]|或者?|还是")
+_HEDGES = re.compile(r"待病理证实|待证实|待排除?|可能性大|可能|考虑|疑似|倾向|所致|引起|[？?]")
+_NONE_STATEMENT = re.compile(r"^(?:无|否认|没有|未发现|未诉|未见|不详)(?:已知|明确|明显)?(?:的)?"
+                             r"(?:药物|食物|药物及食物|药物和食物|药物、食物|药物或食物|其他)*(?:及)?(?:过敏史?)?$")
+_ALLERGEN_TAIL = re.compile(r"(?:类抗生素|类抗菌药物?|类药物|类药|抗生素|药物|过敏史?|类)+$")
 
 
 def _empty(v: Any) -> bool:
@@ -39,8 +69,61 @@ def _age(v: Any) -> tuple[float, str] | None:
     return float(m.group(1)), unit
 
 
-def field_credit(pred: Any, gold: Any, kind: str | None = None) -> tuple[float, str]:
+def _is_none(text: str) -> bool:
+    t = normalize(text)
+    return t in _NONE or bool(_NONE_STATEMENT.match(t))
+
+
+def _allergens(text: str) -> list[str]:
+    return [a for part in re.split(r"[、，,;；/和及与\s]", str(text)) if (a := _ALLERGEN_TAIL.sub("", normalize(part)))]
+
+
+def allergy_credit(pred: Any, gold: Any) -> tuple[float, str]:
+    """无 / 否认药物过敏史 alike; allergens by name with their class words dropped (磺胺 = 磺胺类药物,
+    头孢 = 头孢菌素类 = 头孢类抗生素), every one the record holds and none it lacks."""
+    pn, gn = str(pred), str(gold)
+    if _is_none(gn) or _is_none(pn):
+        return float(_is_none(gn) and _is_none(pn)), "none"
+    p, g = _allergens(pn), _allergens(gn)
+    same = lambda a, b: a == b or a.startswith(b) or b.startswith(a) or match_term(a, b).ok  # noqa: E731
+    ok = bool(p) and all(any(same(a, b) for b in g) for a in p) and all(any(same(a, b) for a in p) for b in g)
+    return float(ok), "allergen"
+
+
+def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None) -> tuple[float, str]:
+    """The record's primary diagnosis named, its side and qualifiers kept (see the module doc)."""
+    full = str(pred or "").strip()
+    side = case_side(gold, alternatives_gold or "")
+    if side_conflict(full, side):
+        return 0.0, "wrong side"
+    core = _BRACKET.sub("", full).strip()
+    if len([x for x in _SEVERAL.split(core) if normalize(x)]) > 1:
+        return 0.0, "several diagnoses"
+    nots = alternatives_gold.get("not") if isinstance(alternatives_gold, dict) else None
+    if nots and excluded_by(normalize(full), nots):
+        return 0.0, "excluded qualifier"
+    if match_term(full, gold, side=side).ok:
+        return 1.0, "term"
+    if conflicting(normalize(full), normalize(gold)):
+        return 0.0, "conflicting qualifier"
+    if not any(match_term(core, g, side=side).ok for g in (gold, _BRACKET.sub("", str(gold)), alternatives_gold) if g):
+        return 0.0, "other disease"
+    gold_text = normalize(gold)
+    for q in _BRACKET.findall(full):
+        for part in re.split(r"[，,、;；]", q):
+            bare = normalize(_HEDGES.sub("", part)).rstrip("级型期")
+            if bare and bare not in gold_text and not match_term(part, gold).ok:
+                return 0.0, f"qualifier {part} not in the record"
+    return 1.0, "diagnosis"
+
+
+def field_credit(pred: Any, gold: Any, kind: str | None = None, *, name: str = "",
+                 alternatives_gold: Any = None) -> tuple[float, str]:
     """Credit for one field and how it was judged."""
+    if name == "allergy" and isinstance(gold, str):
+        return allergy_credit(pred, gold)
+    if name == "primary_diagnosis" and isinstance(gold, str):
+        return diagnosis_credit(pred, gold, alternatives_gold)
     if kind == "list[str]" or isinstance(gold, list):
         p, g = dedupe(coerce_list(pred)), coerce_list(gold)
         pairs, _, _ = match_sets(p, g)
@@ -68,7 +151,7 @@ def field_credit(pred: Any, gold: Any, kind: str | None = None) -> tuple[float, 
     return float(m.ok), m.how or "term"
 
 
-@scorer(NAME, config=("fields",))
+@scorer(NAME, config=("fields", "critical"))
 def score_extraction(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s
@@ -87,12 +170,18 @@ def score_extraction(inp: ScoreInput) -> Score:
         if _empty(gold) or _empty(pred):
             credits[name], how[name] = 0.0, "missing" if _empty(pred) else "not in gold"
             continue
-        credits[name], how[name] = field_credit(pred, gold, types.get(name))
+        credits[name], how[name] = field_credit(pred, gold, types.get(name), name=name,
+                                                alternatives_gold=inp.case.gold.get("diagnosis"))
     total = sum(credits.values())
     p, r, f = prf(total, n_pred, n_gold)
     wrong = [k for k, v in credits.items() if v < 1]
     reasons = [f"字段 P {p:.2f} R {r:.2f} F1 {f:.2f}"] + ([f"不符或缺失：{'、'.join(wrong)}"] if wrong else [])
-    return Score(NAME, f, reasons, {
+    stated_wrong = [k for k in inp.config.get("critical") or [] if credits.get(k, 1.0) == 0
+                    and how.get(k) not in ("missing", "not in gold")]
+    if stated_wrong:
+        f *= CRITICAL_CHARGE
+        reasons.append(f"关键字段与病历矛盾（{'、'.join(stated_wrong)}）：×{CRITICAL_CHARGE}")
+    return Score(NAME, f, reasons, {"stated_wrong": stated_wrong,
         "precision": p, "recall": r, "f1": f, "fields": credits, "how": how,
         "n_predicted": n_pred, "n_gold": n_gold,
     })

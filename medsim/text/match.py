@@ -266,7 +266,7 @@ _SIDED_PARTS = (
     "附件", "卵巢", "输卵管", "睾丸", "腹股沟", "颈", "胸", "下腹", "上腹", "腹", "半身", "额", "颞", "顶", "枕",
     "基底节", "丘脑", "小脑", "大脑", "侧脑室", "壳核", "锁骨", "肋", "股", "胫", "腓", "桡", "尺", "肱", "心",
     "室", "房", "束支", "冠", "颌", "腮腺", "扁桃体", "鼻", "面", "髂", "腰", "背", "肝", "半结肠", "叶", "主支气管",
-    "支气管", "顶叶", "额叶", "颞叶", "枕叶", "大腿", "小腿", "前臂", "上臂", "臀", "腋", "甲状腺", "髌", "跟",
+    "支气管", "上肺", "中肺", "下肺", "顶叶", "额叶", "颞叶", "枕叶", "大腿", "小腿", "前臂", "上臂", "臀", "腋", "甲状腺", "髌", "跟",
 )
 _SIDE_RE = re.compile(r"(左右两侧|左右|两侧|双侧|双|左|右)(?=" + "|".join(sorted(_SIDED_PARTS, key=len, reverse=True)) + ")")
 _SIDE_NORM = {"左": "左", "右": "右", "双": "双", "双侧": "双", "两侧": "双", "左右": "双", "左右两侧": "双"}
@@ -322,8 +322,10 @@ _CONFLICTS = (
     ("上消化道", "下消化道"),
     ("良性", "恶性"),
     ("高", "低"),
-    ("stemi", "nstemi", "非st段抬高", "st段抬高"),
-    ("甲亢", "甲减", "甲状腺功能亢进", "甲状腺功能减退"),
+    ("stemi=st段抬高", "nstemi=非st段抬高"),
+    ("甲亢=甲状腺功能亢进", "甲减=甲状腺功能减退"),
+    ("病毒性", "细菌性", "真菌性"),
+    ("浸润性", "非浸润性"),
     ("上叶", "中叶", "下叶"),
     ("阳性", "阴性"),
 )
@@ -338,11 +340,13 @@ _MORPHEMES = ((re.compile(r"恶性肿瘤|恶性肿物|ca$"), "癌"), (re.compile
 
 
 def _members(text: str, group: tuple[str, ...]) -> set[str]:
+    """The members of ``group`` a text names; a member ``a=b`` is one member written two ways."""
+    forms = sorted(((f, m.split("=")[0]) for m in group for f in m.split("=")), key=lambda x: len(x[0]), reverse=True)
     found = set()
-    for m in sorted(group, key=len, reverse=True):
-        if m in text:
-            found.add(m)
-            text = text.replace(m, "\0")  # 亚急性 must not also count as 急性
+    for form, member in forms:
+        if form in text:
+            found.add(member)
+            text = text.replace(form, "\0")  # 亚急性 must not also count as 急性
     return found
 
 

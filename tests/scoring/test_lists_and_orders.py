@@ -34,6 +34,15 @@ def test_diagnosis_type_and_side_conflicts():
     assert _dx("左侧腹股沟斜疝", gold="右侧腹股沟斜疝").value == 0.0
 
 
+def test_diagnosis_side_written_in_brackets_counts():
+    zoster = "带状疱疹|左侧胸背部带状疱疹"
+    assert _dx("带状疱疹（右侧胸背部）", gold=zoster).value == 0.0
+    assert _dx("带状疱疹（左侧T5–T6）", gold=zoster).value == 1.0
+    assert _dx("带状疱疹", gold=zoster).value == 1.0  # side not stated is not a wrong side
+    assert _dx("社区获得性肺炎（左下肺）", gold="社区获得性肺炎|右下肺炎").value == 0.0
+    assert _dx("社区获得性肺炎（右下肺，非重症）", gold="社区获得性肺炎|右下肺炎").value == 1.0
+
+
 def test_diagnosis_only_the_first_is_scored():
     # a list of differentials is not a diagnosis: the gold further down is reported, not credited
     s = _dx("1. 不稳定型心绞痛 2. 急性心肌梗死 3. 主动脉夹层")
@@ -170,6 +179,56 @@ def test_extraction_text_with_numbers_needs_the_same_numbers():
     assert field_credit("右下腹痛并自扪及包块3小时。", "右下腹痛并自扪及包块3小时")[0] == 1.0
     assert field_credit("肌酐156 umol/L", "肌酐156μmol/L")[0] == 1.0
     assert field_credit("肌酐165μmol/L", "肌酐156μmol/L")[0] == 0.0
+
+
+CRITICAL = {"critical": ["sex", "age", "allergy", "smoking", "primary_diagnosis"]}
+
+
+def test_extraction_a_critical_field_stated_wrong_is_charged_a_missing_one_is_not():
+    c = case(gold=GOLD)
+    wrong_side = run("extraction", c, transcript(dict(GOLD, primary_diagnosis="左侧嵌顿性腹股沟斜疝")), CRITICAL, EXTRACT)
+    assert wrong_side.value == pytest.approx(5 / 6 * 0.25) and wrong_side.details["stated_wrong"] == ["primary_diagnosis"]
+    smoker = run("extraction", c, transcript(dict(GOLD, smoking=True)), CRITICAL, EXTRACT)
+    assert smoker.value < 0.3
+    left_out = {k: v for k, v in GOLD.items() if k != "allergy"}
+    assert run("extraction", c, transcript(left_out), CRITICAL, EXTRACT).value == pytest.approx(10 / 11)
+    # the chief complaint is copied text, not critical: a slip there only loses its credit
+    slip = run("extraction", c, transcript(dict(GOLD, chief_complaint="腹痛2天")), CRITICAL, EXTRACT)
+    assert slip.value == pytest.approx(5 / 6)
+
+
+def test_extraction_reads_the_primary_diagnosis_as_a_diagnosis():
+    from medsim.scoring.extraction import diagnosis_credit
+
+    alts = "嵌顿性腹股沟斜疝|腹股沟斜疝嵌顿|右侧嵌顿性腹股沟斜疝"
+    assert diagnosis_credit("右侧腹股沟斜疝嵌顿", "右侧嵌顿性腹股沟斜疝", alts)[0] == 1.0
+    assert diagnosis_credit("腹股沟斜疝嵌顿（左侧）", "右侧嵌顿性腹股沟斜疝", alts) == (0.0, "wrong side")
+    pneumonia = "社区获得性肺炎|右下肺炎|细菌性肺炎"
+    assert diagnosis_credit("CAP（右肺下叶）", "社区获得性肺炎（右肺下叶）", pneumonia)[0] == 1.0
+    assert diagnosis_credit("社区获得性肺炎（左肺下叶）", "社区获得性肺炎（右肺下叶）", pneumonia)[0] == 0.0
+    child = "支气管肺炎|社区获得性肺炎|细菌性肺炎"
+    assert diagnosis_credit("支气管肺炎（考虑细菌性）", "支气管肺炎（细菌性可能）", child)[0] == 1.0
+    assert diagnosis_credit("支气管肺炎（病毒性）", "支气管肺炎（细菌性可能）", child)[0] == 0.0
+    bladder = "膀胱癌|膀胱尿路上皮癌|高级别浸润性尿路上皮癌"
+    assert diagnosis_credit("膀胱癌（低级别非浸润性尿路上皮癌）", "膀胱癌（高级别浸润性尿路上皮癌）", bladder)[0] == 0.0
+    assert diagnosis_credit("胆道闭锁？婴儿肝炎综合征？", "先天性胆道闭锁", "胆道闭锁|先天性胆道闭锁") == (
+        0.0, "several diagnoses")
+    stemi = {"any": "急性ST段抬高型心肌梗死|急性前壁心肌梗死|STEMI", "not": ["下壁", "后壁", "侧壁"]}
+    assert diagnosis_credit("急性前壁STEMI Killip Ⅰ级", "急性ST段抬高型心肌梗死（前壁） Killip Ⅰ级", stemi)[0] == 1.0
+    assert diagnosis_credit("急性下壁ST段抬高型心肌梗死", "急性ST段抬高型心肌梗死（前壁） Killip Ⅰ级", stemi)[0] == 0.0
+
+
+def test_extraction_reads_allergies_by_meaning():
+    from medsim.scoring.extraction import allergy_credit
+
+    assert allergy_credit("否认药物过敏史", "无") == (1.0, "none")
+    assert allergy_credit("无已知药物及食物过敏", "无")[0] == 1.0
+    assert allergy_credit("磺胺", "磺胺类药物")[0] == 1.0
+    assert allergy_credit("头孢菌素类", "头孢类抗生素")[0] == 1.0
+    assert allergy_credit("青霉素类", "青霉素")[0] == 1.0
+    assert allergy_credit("布洛芬", "磺胺类药物")[0] == 0.0
+    assert allergy_credit("青霉素", "无")[0] == 0.0
+    assert allergy_credit("青霉素", "青霉素、磺胺类药物")[0] == 0.0  # one of the two left out
 
 
 def test_diagnosis_grades_and_stages_must_agree():
