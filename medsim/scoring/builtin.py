@@ -9,6 +9,7 @@ from medsim.scoring import (  # noqa: F401  (imported to register)
     choice,
     department,
     diagnosis_match,
+    doses,
     extraction,
     keypoints,
     ordering,

@@ -1,0 +1,52 @@
+"""doses: the answer doses a drug the way the case's own gold and reference answer dose it.
+
+An answer that names the right drug at another dose or frequency (替格瑞洛90mg每日一次 where the
+gold says 90mg每日两次; 阿莫西林0.5g每日1次 for 0.5–1g q8h) carries the right name and a wrong
+order. Meant as a gate (``gate: true, weight: 0``): such an answer is charged ×0.25. A drug the
+case gives no dose for is not judged, a dose inside a range the case gives agrees with it, and a
+weight-based dose or a tablet count is not compared (medsim.text.doses says why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from medsim.scoring.base import Score, ScoreInput, scorer
+from medsim.text.doses import dose_conflicts
+
+NAME = "doses"
+WRONG_DOSE_CHARGE = 0.25
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def case_dosing(case: Any) -> list[str]:
+    """Where the case says how its drugs are dosed: the gold and the reference answer."""
+    return _strings(case.gold) + ([case.reference_answer] if case.reference_answer else [])
+
+
+def _answer_text(inp: ScoreInput) -> str:
+    ans = inp.transcript.answer
+    texts = _strings(ans) if ans is not None else []
+    return "\n".join(texts) or (inp.transcript.final_text or "")
+
+
+@scorer(NAME, config=())
+def score_doses(inp: ScoreInput) -> Score:
+    reference = case_dosing(inp.case)
+    if not reference:
+        return Score(NAME, None, ["本例未给出剂量"], {"skipped": "case gives no dosing"})
+    conflicts = dose_conflicts(_answer_text(inp), reference)
+    if not conflicts:
+        return Score(NAME, 1.0, ["剂量与频次未与本例标准矛盾"], {"conflicts": []})
+    said = [f"{d.drug} {d.text}（本例：{'、'.join(r.text for r in refs)}）" for d, refs in conflicts]
+    return Score(NAME, WRONG_DOSE_CHARGE, ["剂量或频次与本例标准不符：" + "；".join(said) + f"，×{WRONG_DOSE_CHARGE}"],
+                 {"conflicts": said})
