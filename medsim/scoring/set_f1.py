@@ -6,7 +6,9 @@ Each gold element may hold alternatives ``血常规|血细胞分析`` — altern
 recall when not). Matching is one-to-one by meaning (medsim.text.match.match_sets): synonyms,
 bounded containment, the case's side; an item of one concept each (a string of every term names
 nothing), compound items (A+B) meeting several elements, repeated items counted once. Items
-beyond what the case needs cost precision.
+beyond what the case needs cost precision; an item that would meet a gold element on the other side
+(左侧腹股沟超声 for a right-sided hernia) is a stated error and charges the value ×0.25, as does an order at the wrong site in place of a
+needed one (胸部CT where the needed 腹部CT is missing: same modality, another site).
 
 precision = matched items / items; recall = matched required elements / required elements, each
 element weighted by how specific it is to the case (``specificity_weights``: 血常规, which nearly every
@@ -21,9 +23,17 @@ from __future__ import annotations
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_field, elements, no_gold, specificity_weights, unparsed
 from medsim.sim.answer import coerce_list
-from medsim.text.match import FUZZY_THRESHOLD, case_side, dedupe, match_sets
+from medsim.text.match import (
+    FUZZY_THRESHOLD,
+    case_side,
+    dedupe,
+    match_sets,
+    site_substitutions,
+    wrong_side_items,
+)
 
 NAME = "set_f1"
+WRONG_SIDE_CHARGE = 0.25  # an order on the wrong side is a stated error, worse than a missing one
 
 
 def prf(n_match: float, n_pred: int, n_gold: int) -> tuple[float, float, float]:
@@ -59,7 +69,12 @@ def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = No
     r = min(1.0, r)  # weighted sums can round a hair above 1
     b2 = beta * beta  # F-beta: a needed element left out costs more than a sensible extra
     f = min(1.0, (1 + b2) * p * r / (b2 * p + r)) if p + r else 0.0
-    return {"precision": p, "recall": r, "f1": f, "n_items": n_items,
+    wrong_side = wrong_side_items(extra, [e.gold for e in els], side=side)
+    wrong_site = site_substitutions(extra, [e.gold for e in els if e.text in missed and not e.optional])
+    if wrong_side or wrong_site:
+        f *= WRONG_SIDE_CHARGE
+    return {"precision": p, "recall": r, "f1": f, "n_items": n_items, "wrong_side": wrong_side,
+            "wrong_site": [f"{a} → {b}" for a, b in wrong_site],
             "matched": [{"pred": a, "gold": b, "how": h, "optional": b in optional} for a, b, h in pairs],
             "extra": extra, "missed": [m for m in missed if m not in optional],
             "optional_missed": [m for m in missed if m in optional]}
@@ -84,4 +99,8 @@ def score_set_f1(inp: ScoreInput) -> Score:
                f"{len(d['matched']) - sum(m['optional'] for m in d['matched'])}/{n_required}，多余 {len(d['extra'])}）"]
     if d["missed"]:
         reasons.append("遗漏：" + "；".join(m.split("|")[0] for m in d["missed"]))
+    if d["wrong_side"]:
+        reasons.append(f"侧别错误：{'；'.join(d['wrong_side'])}，×{WRONG_SIDE_CHARGE}")
+    if d["wrong_site"]:
+        reasons.append(f"部位错误（代替了所需检查）：{'；'.join(d['wrong_site'])}，×{WRONG_SIDE_CHARGE}")
     return Score(NAME, d["f1"], reasons, d)

@@ -296,6 +296,67 @@ def strip_sides(text: str) -> str:
     return _SIDE_RE.sub("", t).removeprefix("侧")
 
 
+def flip_side(text: str) -> str:
+    """The text with its side words swapped (左下肢 → 右下肢); drug names (左氧氟沙星) kept."""
+    raw = str(text or "")
+    masked = raw
+    for drug in _sided_drug_names():
+        masked = re.sub(re.escape(drug), lambda m: "药" * len(m.group(0)), masked, flags=re.I)
+    out = list(raw)
+    for m in _SIDE_RE.finditer(masked):
+        word = m.group(1)
+        if word in ("左", "右"):
+            out[m.start()] = "右" if word == "左" else "左"
+    return "".join(out)
+
+
+def wrong_side_items(items: list[str], gold: list[Any], *, side: set[str] | None = None) -> list[str]:
+    """Items that name one side and would meet a gold element on the other side: 左侧腹股沟超声 where
+    the gold (or the case) has the right. Both sides, 双 and side-less items are not wrong-sided."""
+    out = []
+    for item in items:
+        said = sides(item)
+        if said not in ({"左"}, {"右"}):
+            continue
+        flipped = flip_side(item)
+        if flipped != item and any(match_term(flipped, g, side=side).ok for g in gold):
+            out.append(item)
+    return out
+
+
+_MODALITY = re.compile(r"pet-?ct|ct|mri|mr|b超|彩超|超声|x线|平片|dr|造影|核素|穿刺活检|活检|镜")
+_SITE_FILLER = re.compile(r"平扫|增强|薄层|检查|成像|彩色|多普勒|急诊|床旁|[+＋及和、]")
+
+
+def _modality_site(item: str) -> tuple[str, str] | None:
+    """(modality, site) of an imaging or biopsy order: 胸部CT → (ct, 胸部); None when it has no
+    modality or names several."""
+    t = normalize(item)
+    found = _MODALITY.findall(t)
+    if len(set(found)) != 1:
+        return None
+    site = _SITE_FILLER.sub("", _MODALITY.sub("", t)).removesuffix("部")
+    return (found[0], site) if site else None
+
+
+def site_substitutions(extra: list[str], missed: list[Any]) -> list[tuple[str, str]]:
+    """Orders made at the wrong site in place of a needed one: (item, gold) where an unmatched item
+    has the modality of a missed gold element and another site (胸部CT for a missed 腹部CT, 垂体MRI for
+    a missed 肾上腺MRI). An extra at another site beside the needed one is not a substitution."""
+    out = []
+    for item in extra:
+        mine = _modality_site(item)
+        if mine is None:
+            continue
+        for element in missed:
+            alts = [_modality_site(a) for a in alternatives(element)]
+            same_modality = [a for a in alts if a and a[0] == mine[0]]
+            if same_modality and not any(mine[1] in a[1] or a[1] in mine[1] for a in same_modality):
+                out.append((item, alternatives(element)[0]))
+                break
+    return out
+
+
 def side_conflict(a: str | set[str], b: str | set[str]) -> bool:
     """Both name a side and the sides differ (双 differs from 左 and from 右)."""
     sa = a if isinstance(a, set) else sides(a)

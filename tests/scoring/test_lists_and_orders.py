@@ -78,6 +78,21 @@ def test_set_f1_synonyms_extras_and_duplicates():
     assert s.details["extra"] == ["心脏彩超"] and s.details["missed"] == ["肌钙蛋白", "胸部X线|胸片"]
 
 
+def test_set_f1_an_order_on_the_wrong_side_or_site_is_a_stated_error():
+    hernia = case(gold={"tests": ["血常规", "右侧腹股沟区超声|腹股沟区超声", "腹部立位X线"]},
+                  diagnosis=["右侧嵌顿性腹股沟斜疝"])
+    right = run("set_f1", hernia, transcript({"tests": ["血常规", "右侧腹股沟区超声", "腹部立位X线"]}), {"field": "tests"})
+    left = run("set_f1", hernia, transcript({"tests": ["血常规", "左侧腹股沟区超声", "腹部立位X线"]}), {"field": "tests"})
+    blank = run("set_f1", hernia, transcript({"tests": ["血常规", "腹部立位X线"]}), {"field": "tests"})
+    assert right.value == 1.0 and left.details["wrong_side"] == ["左侧腹股沟区超声"]
+    assert left.value < 0.3 < blank.value  # the wrong side is worse than leaving the test out
+    biliary = case(gold={"tests": ["血常规", "肝功能", "腹部CT|上腹部CT"]})
+    chest = run("set_f1", biliary, transcript({"tests": ["血常规", "肝功能", "胸部CT"]}), {"field": "tests"})
+    assert chest.details["wrong_site"] and chest.value < 0.3
+    both = run("set_f1", biliary, transcript({"tests": ["血常规", "肝功能", "腹部CT", "胸部CT"]}), {"field": "tests"})
+    assert not both.details["wrong_site"] and both.value > 0.8  # an extra beside the needed one is only an extra
+
+
 def test_set_f1_all_right_from_a_chinese_list_string():
     assert _f1("血常规、ECG，肌钙蛋白；胸片").value == 1.0
 
