@@ -1,4 +1,8 @@
-"""department: synonym-aware match of the department (心内/心内科/心血管内科 are one)."""
+"""department: synonym-aware match of the department (心内/心内科/心血管内科 are one).
+
+``wrong`` (default 0) is the value of a wrong department. Triage uses it as a gate (``gate: true,
+wrong: 0.25``): the right level sent to the wrong department (a STEMI to 心胸外科, an ectopic
+pregnancy to 普通外科) is a triage that delays the care the patient needs, not two thirds of one."""
 
 from __future__ import annotations
 
@@ -51,7 +55,7 @@ def same_department(pred: str, gold: str) -> str | None:
     return None
 
 
-@scorer(NAME, config=("field",))
+@scorer(NAME, config=("field", "wrong"))
 def score_department(inp: ScoreInput) -> Score:
     """1 when the department matches; an answer naming several (心内科或急诊科) is judged by its first."""
     if (s := unparsed(NAME, inp)) is not None:
@@ -73,4 +77,5 @@ def score_department(inp: ScoreInput) -> Score:
     details = {"predicted": pred, "judged": judged, "gold": gold, "matched": hit, "synonyms": lexicon_source()}
     if hit:
         return Score(NAME, 1.0, [f"科室 {pred} 与 {hit} 一致"], details)
-    return Score(NAME, 0.0, [f"科室 {pred} ≠ {gold}"], details)
+    wrong = float(inp.config.get("wrong", 0.0))
+    return Score(NAME, wrong, [f"科室 {pred} ≠ {gold}" + (f"：×{wrong:g}" if wrong else "")], details)

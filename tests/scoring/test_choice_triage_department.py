@@ -138,6 +138,27 @@ def test_department_near_misses_do_not_match():
     assert _dept("心胸外科").value == 0.0
 
 
+def test_gynaecology_and_obstetrics_are_two_departments():
+    assert _dept("产科", "妇科").value == 0.0  # an ectopic pregnancy is gynaecology's
+    assert _dept("妇科", "产科").value == 0.0
+    assert _dept("妇产科", "妇科|妇产科").value == 1.0
+    assert _dept("产科急诊", "产科").value == 1.0
+
+
+def test_triage_a_wrong_department_charges_the_right_level():
+    from medsim.scenario.registry import get_scenario
+    from medsim.scoring.fixed import score_fixed
+
+    loaded = get_scenario("triage")
+    c = next(x for x in loaded.cases if x.id == "tri-001")  # STEMI with cardiogenic shock, level 1
+    right = score_fixed(loaded.scenario, c, {"level": 1, "department": "胸痛中心"}, case_pool=loaded.cases)
+    surgery = score_fixed(loaded.scenario, c, {"level": 1, "department": "心胸外科"}, case_pool=loaded.cases)
+    assert right.item_score == 1.0
+    assert surgery.item_score <= 0.3
+    dept = next(s for s in surgery.scores if s.scorer == "department")
+    assert dept.value == 0.25 and "×0.25" in dept.reasons[0]
+
+
 def test_department_hedged_answer_judged_by_first():
     s = _dept("心内科或急诊科", "急诊科")
     assert s.value == 0.0 and s.details["judged"] == "心内科"
