@@ -16,7 +16,15 @@ A case's ``critical_order`` pairs are the inversions that harm (closing before h
 of them the other way round multiplies the score by ``critical_penalty`` (default 0).
 
 A model that copies the steps' text under fresh numbers (1. 探查腹腔 2. 消毒铺巾 …) is read
-by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85).
+by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85). One that writes the
+steps in its own words without numbers (心电图 → 嚼服阿司匹林… → 急诊造影 …) is read the same way,
+segment by segment (→, lines, ；), each segment given to the step it shares most with — one step
+per segment, a segment that shares too little with every step names none.
+
+With ``exact_weight`` w (pathway and surgical scenarios: 0.7), an order that is right as a whole
+earns w and the τ-based score only the rest: one swap of two steps that are not interchangeable, or
+a step left out, is a wrong pathway (CCU before the PCI; the appendix cut before its artery is tied),
+not 80% of a right one. value = (1 − w) × max(0, τ)² × m / n + w × [every step, in order].
 """
 
 from __future__ import annotations
@@ -102,6 +110,39 @@ def steps_from_text(text: str, steps: list[str]) -> list[int]:
     return out
 
 
+_SEGMENT = re.compile(r"→|->|⟶|⇒|＞|>|\n|；|;")
+FREE_TEXT_MATCH = 0.34  # share of a step's character bigrams a segment must hold to name it
+
+
+def _bigrams(text: str) -> set[str]:
+    t = normalize(text)
+    return {t[i:i + 2] for i in range(len(t) - 1)}
+
+
+def steps_from_free_text(text: str, steps: list[str]) -> list[int]:
+    """Original step indices read from segments that say the steps in other words, in text order:
+    each segment goes to the step whose bigrams it holds the largest share of (greedy, best pairs
+    first, one step per segment)."""
+    body = re.sub(r"^[^：:\n]{0,12}[：:]", "", text.strip(), count=1)  # 正确顺序：
+    segments = [seg for seg in (_LEAD.sub("", x).strip() for x in _SEGMENT.split(body)) if len(normalize(seg)) >= 2]
+    step_grams = [_bigrams(s) for s in steps]
+    pairs = []
+    for i, seg in enumerate(segments):
+        grams = _bigrams(seg)
+        for j, sg in enumerate(step_grams):
+            if sg and grams:
+                share = len(grams & sg) / min(len(grams), len(sg))
+                if share >= FREE_TEXT_MATCH:
+                    pairs.append((share, i, j))
+    taken_seg: dict[int, int] = {}
+    taken_step: set[int] = set()
+    for _, i, j in sorted(pairs, reverse=True):
+        if i not in taken_seg and j not in taken_step:
+            taken_seg[i] = j
+            taken_step.add(j)
+    return [taken_seg[i] for i in sorted(taken_seg)]
+
+
 def _renumbered(display: list[int]) -> bool:
     """1, 2, 3 … in order: the signature of a model that renumbered the steps it listed."""
     return len(display) >= 2 and display == list(range(1, len(display) + 1))
@@ -114,16 +155,19 @@ def inverted_pairs(originals: list[int], critical: list[list[int]]) -> list[tupl
             and position[i - 1] > position[j - 1]]
 
 
-@scorer(NAME, config=("critical_penalty",))
+@scorer(NAME, config=("critical_penalty", "exact_weight"))
 def score_ordering(inp: ScoreInput) -> Score:
-    if (s := unparsed(NAME, inp)) is not None:
-        return s
     n = len(inp.case.steps)
+    shown = inp.transcript.info.get("steps_shown") or list(range(n))
+    free = []
+    if n and (inp.transcript.answer is None or inp.transcript.answer == []) and inp.transcript.final_text:
+        free = steps_from_free_text(inp.transcript.final_text, inp.case.steps)
+    if len(free) < 2 and (s := unparsed(NAME, inp)) is not None:
+        return s
     if n == 0:
         return no_gold(NAME, "steps")
-    display = _display_numbers(inp.transcript.answer, n)
-    shown = inp.transcript.info.get("steps_shown") or list(range(n))
-    read_from = "numbers"
+    display = _display_numbers(inp.transcript.answer, n) if len(free) < 2 else [shown.index(o) + 1 for o in free]
+    read_from = "numbers" if len(free) < 2 else "own words"
     # A model that lists the steps' text under fresh numbers 1, 2, 3 …: its order is in the text.
     if _renumbered(display) and inp.transcript.final_text:
         originals = steps_from_text(inp.transcript.final_text, inp.case.steps)
@@ -133,12 +177,19 @@ def score_ordering(inp: ScoreInput) -> Score:
     d = order_score(display, shown, n, ties)
     d["read_from"] = read_from
     value = max(0.0, min(1.0, d.pop("value")))
+    exact_weight = float(inp.config.get("exact_weight", 0.0))
+    if exact_weight:
+        whole = d["coverage"] == 1.0 and (d["tau"] == 1.0 or n == 1)
+        d["exact"] = whole
+        value = (1 - exact_weight) * value + exact_weight * whole
     inverted = inverted_pairs(d["predicted_original"], inp.case.critical_order)
     d["critical_inverted"] = inverted
     if inverted:
         value *= float(inp.config.get("critical_penalty", 0.0))
     tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"
-    reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"]
+    reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"
+               + ("（按步骤文字读取）" if read_from != "numbers" else "")
+               + (("，整体顺序正确" if d["exact"] else "，整体顺序不对") if exact_weight else "")]
     if inverted:
         reasons.append("安全攸关的先后颠倒：" + "；".join(f"第{j}步在第{i}步之前" for i, j in inverted))
     if d["invalid"] or d["duplicates"]:

@@ -262,6 +262,32 @@ def test_ordering_reads_renumbered_step_text():
     assert s.value == 1.0 and s.details["read_from"] == "numbers"
 
 
+APPENDIX = ["右下腹麦氏切口切开皮肤及皮下组织", "依次分开腹外斜肌腱膜、腹内斜肌、腹横肌，切开腹膜", "沿结肠带寻找并提出阑尾",
+            "分离、结扎、切断阑尾系膜及阑尾动脉", "结扎阑尾根部并切除阑尾", "荷包缝合包埋阑尾残端", "清点器械敷料无误后逐层关腹"]
+
+
+def test_ordering_reads_steps_written_in_other_words_without_numbers():
+    text = ("正确顺序：麦氏切口切开皮肤皮下 → 分开三层腹肌，切开腹膜 → 沿结肠带找到阑尾提出 → 处理阑尾系膜、结扎阑尾动脉"
+            " → 结扎根部切除阑尾 → 荷包包埋残端 → 清点后逐层关腹")
+    s = run("ordering", case(steps=APPENDIX), transcript(None, parse_error="no step numbers found", final_text=text),
+            {"exact_weight": 0.7})
+    assert s.details["read_from"] == "own words" and s.value == 1.0
+    swapped = text.replace("沿结肠带找到阑尾提出 → 处理阑尾系膜、结扎阑尾动脉", "处理阑尾系膜、结扎阑尾动脉 → 沿结肠带找到阑尾提出")
+    s = run("ordering", case(steps=APPENDIX), transcript(None, parse_error="no step numbers found", final_text=swapped),
+            {"exact_weight": 0.7})
+    assert s.value < 0.3  # the mesentery handled before the appendix is found: a wrong operation
+    prose = run("ordering", case(steps=APPENDIX), transcript(None, parse_error="no step numbers found",
+                                                            final_text="按外科常规顺序操作即可。"), {"exact_weight": 0.7})
+    assert prose.value == 0.0
+
+
+def test_ordering_exact_weight_a_missing_step_is_not_most_of_the_pathway():
+    full = run("ordering", case(steps=STEPS), transcript([2, 4, 1, 3], info={"steps_shown": SHOWN}), {"exact_weight": 0.7})
+    short = run("ordering", case(steps=STEPS), transcript([2, 4, 1], info={"steps_shown": SHOWN}), {"exact_weight": 0.7})
+    plain = run("ordering", case(steps=STEPS), transcript([2, 4, 1], info={"steps_shown": SHOWN}))
+    assert full.value == 1.0 and short.value == pytest.approx(0.3 * 0.75) and plain.value == pytest.approx(0.75)
+
+
 # ------------------------------------------- gold structure: optional, alternatives, exclusions, ties
 
 def test_optional_element_costs_no_recall_and_earns_precision():
