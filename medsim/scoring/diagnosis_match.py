@@ -5,7 +5,10 @@ containment (急性心肌梗死 in 急性前壁心肌梗死（Killip I级）, bu
 names none); a more specific gold read in order (右肺上叶癌 for 右肺上叶中央型肺癌); fuzzy ratio ≥
 ``threshold`` (default 85). Conflicting modifiers never match: 急性 vs 陈旧性, 1型 vs 2型; the side
 is checked against the gold and the case's primary diagnosis whichever alternative matched, so
-左侧基底节区脑出血 is wrong for a right-sided bleed even where the gold also lists 脑出血.
+左侧基底节区脑出血 is wrong for a right-sided bleed even where the gold also lists 脑出血. The side,
+the gold's excluded qualifiers (``not``) and the record's site or type are read in the whole first
+item, brackets included: 带状疱疹（右侧胸背部）, 腰椎间盘突出症（L5-S1）, and 右侧丘脑出血 where the
+record's primary diagnosis is 脑出血（右侧基底节区） are each wrong.
 
 Credit: the first diagnosis the answer names is the one scored → 1.0 when it matches, else 0
 (a gold named further down a list of differentials is reported, not credited: a list of every
@@ -25,7 +28,9 @@ from medsim.text.match import (
     alternatives,
     case_side,
     content_chars,
+    excluded_by,
     match_term,
+    modifier_conflict,
     normalize,
     side_conflict,
     strip_quoted,
@@ -109,8 +114,16 @@ def score_diagnosis(inp: ScoreInput) -> Score:
     raw = answer_field(inp, field)
     written = first_item_span(raw, items[0]) if isinstance(raw, str) else items[0]
     first = match_term(items[0], gold, fuzzy=threshold, side=side)
+    record_primary = inp.case.diagnosis[0] if inp.case.diagnosis else ""
+    nots = gold.get("not") if isinstance(gold, dict) else None
     if first.ok and side_conflict(written, side | case_side(gold)):
         first = Match(False, note=f"wrong side: {written} for {''.join(sorted(side | case_side(gold)))}")
+    elif first.ok and nots and (clash := excluded_by(normalize(written), nots)):
+        first = Match(False, note=f"names {clash}, which the gold excludes")
+    elif first.ok and record_primary and modifier_conflict(normalize(written), normalize(record_primary)):
+        # a side-less or site-less alternative matched, but the answer names another site or type
+        # than the record's primary diagnosis (右侧丘脑出血 for 脑出血（右侧基底节区）)
+        first = Match(False, note=f"conflicts with the record's {record_primary}")
     if first.ok and isinstance(raw, str) and _denied_elsewhere(raw, items[0]):
         return Score(NAME, 0.0, [f"诊断自相矛盾：既写 {items[0]} 又否定它"], {**details, "contradicted": items[0]})
     if first.ok:

@@ -387,6 +387,11 @@ _CONFLICTS = (
     ("甲亢=甲状腺功能亢进", "甲减=甲状腺功能减退"),
     ("病毒性", "细菌性", "真菌性"),
     ("浸润性", "非浸润性"),
+    ("甲型", "乙型", "丙型", "丁型", "戊型"),
+    ("射血分数降低=hfref", "射血分数保留=hfpef", "射血分数轻度降低=射血分数中间值=hfmref"),
+    ("肝内胆管", "肝外胆管=胆总管"),
+    ("基底节", "丘脑", "脑叶", "小脑", "脑干", "脑室"),
+    ("水平半规管=外半规管", "后半规管", "前半规管=上半规管"),
     ("上叶", "中叶", "下叶"),
     ("阳性", "阴性"),
 )
@@ -409,6 +414,12 @@ def _members(text: str, group: tuple[str, ...]) -> set[str]:
             found.add(member)
             text = text.replace(form, "\0")  # 亚急性 must not also count as 急性
     return found
+
+
+def modifier_conflict(a: str, b: str) -> bool:
+    """a and b name different members of one modifier group — site, type, subtype (右侧丘脑出血 vs
+    脑出血（右侧基底节区）; 甲型 vs 戊型) — on normalized text; numbers and negations aside."""
+    return any((ma := _members(a, group)) and (mb := _members(b, group)) and not ma & mb for group in _CONFLICTS)
 
 
 def conflicting(a: str, b: str) -> bool:

@@ -43,6 +43,18 @@ def test_diagnosis_side_written_in_brackets_counts():
     assert _dx("社区获得性肺炎（右下肺，非重症）", gold="社区获得性肺炎|右下肺炎").value == 1.0
 
 
+def test_diagnosis_site_and_type_are_checked_against_the_record():
+    bleed = case(gold={"diagnosis": "脑出血|高血压性脑出血|右侧基底节区脑出血"}, diagnosis=["脑出血（右侧基底节区）"])
+    assert run("diagnosis_match", bleed, transcript({"diagnosis": "右侧丘脑出血"})).value == 0.0
+    assert run("diagnosis_match", bleed, transcript({"diagnosis": "高血压性脑出血"})).value == 1.0
+    hepatitis = case(gold={"diagnosis": "急性戊型病毒性肝炎|戊型肝炎"}, diagnosis=["急性戊型病毒性肝炎（急性黄疸型）"])
+    assert run("diagnosis_match", hepatitis, transcript({"diagnosis": "急性甲型病毒性肝炎"})).value == 0.0
+    disc = case(gold={"diagnosis": {"any": "腰椎间盘突出症|L4-5椎间盘突出症", "not": ["L5-S1", "L5/S1"]}},
+                diagnosis=["腰椎间盘突出症（L4-5）"])
+    assert run("diagnosis_match", disc, transcript({"diagnosis": "腰椎间盘突出症（L5-S1）"})).value == 0.0
+    assert run("diagnosis_match", disc, transcript({"diagnosis": "腰椎间盘突出症（L4-5，左侧）"})).value == 1.0
+
+
 def test_diagnosis_only_the_first_is_scored():
     # a list of differentials is not a diagnosis: the gold further down is reported, not credited
     s = _dx("1. 不稳定型心绞痛 2. 急性心肌梗死 3. 主动脉夹层")
