@@ -324,7 +324,8 @@ def wrong_side_items(items: list[str], gold: list[Any], *, side: set[str] | None
     return out
 
 
-_MODALITY = re.compile(r"pet-?ct|ct|mri|mr|b超|彩超|超声|x线|平片|dr|造影|核素|穿刺活检|活检|镜")
+_MODALITY = re.compile(r"pet-?ct|ct|mri|mr|b超|彩超|超声|x线|平片|造影|核素")
+_SITE_MAX = 6  # an order's site is a part of the body (胸部, 肾上腺), not a sentence
 _SITE_FILLER = re.compile(r"平扫|增强|薄层|检查|成像|彩色|多普勒|急诊|床旁|[+＋及和、]")
 
 
@@ -336,7 +337,7 @@ def _modality_site(item: str) -> tuple[str, str] | None:
     if len(set(found)) != 1:
         return None
     site = _SITE_FILLER.sub("", _MODALITY.sub("", t)).removesuffix("部")
-    return (found[0], site) if site else None
+    return (found[0], site) if site and len(site) <= _SITE_MAX else None
 
 
 def site_substitutions(extra: list[str], missed: list[Any]) -> list[tuple[str, str]]:
@@ -759,8 +760,14 @@ def _advice_rewrites() -> tuple[re.Pattern[str] | None, dict[str, str]]:
     return re.compile("|".join(re.escape(v) for v in sorted(table, key=len, reverse=True))), table
 
 
+# The object said first (烟要戒掉, 酒最好戒了): the instruction in its usual order.
+_FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必须|也要|也得|就)?(?:戒掉|戒了|戒)(?![烟酒])"), r"戒\1"),)
+
+
 def rewrite_equivalents(norm_text: str) -> str:
     """Equivalent spellings of one instruction or time as one form (明天早上 → 明早, 马上 → 立即)."""
+    for fronted, order in _FRONTED:
+        norm_text = fronted.sub(order, norm_text)
     pattern, table = _advice_rewrites()
     return pattern.sub(lambda m: table[m.group(0)], norm_text) if pattern else norm_text
 
@@ -818,7 +825,8 @@ _FRESH_ITEM = ("保持", "规律", "坚持", "按时", "定期", "注意", "多"
                "监测", "复查", "复诊", "遵医嘱", "每日", "每天", "口服", "服用", "使用", "清淡", "加强", "进行")
 # A point that is itself a prohibition (避免饮酒, 戒烟, 不要自行停药): its act, prohibited in the
 # text (不要喝酒), meets it. 戒X is a prohibition of X.
-_PROHIBITION_POINT = re.compile(r"^(?:避免|不要|不能|不宜|勿|切勿|禁止|禁|忌|戒|别|千万别|千万不要|不可|停止|停用|不用|无需|不必)(.{2,})$")
+_PROHIBITION_POINT = re.compile(r"^(?:避免|不要|不能|不宜|勿|切勿|禁止|禁|忌|戒|别|千万别|千万不要|不可|停止|停用|不用|无需|不必"
+                                r"|防止|预防|防)(.{2,})$")
 
 
 _ABSTAIN = {"烟": "吸烟", "酒": "饮酒"}
@@ -897,8 +905,14 @@ def _affirmed(items: list[str], k: int, offset: int) -> bool:
     return False
 
 
+# A prohibition after what it forbids, in its clause: 布洛芬、双氯芬酸这类止痛药都别吃了; 酒千万不能喝.
+_PROHIBITION_AFTER = re.compile(r"^[^不没别勿禁忌免停]{0,12}?(?:都|也|就|可|千万|一定|最好)?"
+                                r"(?:别|不要|不能|不可|不宜|不准|不许|禁止|勿|少)(?:再|继续|乱|随便)?"
+                                r"(?:吃|服|用|喝|碰|抽|打|涂|贴|拿|买|做|干|搬|提)")
+
+
 def _mention_negated(items: list[str], k: int, offset: int, after: str = "") -> bool:
-    if _VERDICT_AFTER.match(after):
+    if _VERDICT_AFTER.match(after) or _PROHIBITION_AFTER.match(after):
         return True
     if _negated_fallback(items[k][max(0, offset - NEG_WINDOW): offset]):
         return True
@@ -1044,6 +1058,10 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
             act = _scan(text, alt, act_form, negation)
             if act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)):
                 return PointHit(True, alt)
+            if act_form in _ABSTAIN.values():  # 酒千万不能再喝了: the drink or smoke itself, denied
+                thing = _scan(text, alt, act_form[-1], negation)
+                if thing.denied and not thing.affirmed:
+                    return PointHit(True, alt)
         if seen.contradicted:
             contradicted = True
             continue

@@ -215,3 +215,28 @@ def test_a_negating_prefix_is_the_opposite_diagnosis_not_a_contained_one() -> No
     assert not match_term("不稳定型心绞痛", "稳定型心绞痛").ok
     assert not match_term("稳定型心绞痛", "不稳定型心绞痛").ok
     assert match_term("急性前壁心肌梗死", "急性心肌梗死").ok  # a more specific name still counts
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("以后布洛芬、双氯芬酸这类止痛药都别吃了。", "不要再服布洛芬|避免布洛芬"),  # the prohibition after its object
+    ("酒千万不能再喝了", "戒酒|避免饮酒"),
+    ("烟要戒掉。", "戒烟"),  # the object said first
+    ("烟最好戒掉，对伤口恢复也有好处。", "戒烟"),
+    ("最要紧的是别再摔跤。", "防跌倒|避免跌倒"),  # 防X is met by X denied
+    ("一个月后回来拍个头颅CT。", "复查头颅CT|复查CT"),
+    ("每天多下地走走。", "下床活动|早期活动"),
+    ("一个月内先别打球、跑步、搬重东西。", "避免剧烈运动"),
+    ("停药一个月后回来做吹气试验。", "复查呼气试验|尿素呼气试验"),
+])
+def test_advice_in_a_patients_words_meets_the_point(layer, text, point):
+    assert find_point(text, point).met
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("布洛芬可以继续吃。", "避免布洛芬"),
+    ("阿司匹林不要停。", "停用阿司匹林"),
+    ("戒烟戒酒。", "多饮水"),
+    ("烟酒不用戒。", "戒烟"),
+])
+def test_what_the_patient_is_told_otherwise_does_not_meet_it(layer, text, point):
+    assert not find_point(text, point).met
