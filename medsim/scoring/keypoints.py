@@ -18,11 +18,13 @@ scenario's cases share, such as 定期复查, weighs about a quarter of one only
 answer made of the commonest advice earns little and a complete answer still earns 1.
 
 With ``engage: true`` (medication consults) an answer that names none of the drugs of the case's
-question and record, nor any clinical term of the question, is charged (×0.25): it answers some
-other question. With ``engage: case`` (discharge) one that meets none of the case's specific points
+question and record, nor any clinical term of the question, nor meets an alternative only this case
+and at most one other hold (180mg, 1.8袋), is charged (×0.25): it answers some other question. With ``engage: case`` (discharge) one that meets none of the case's specific points
 (shared by at most 3 cases of the pool) and names nothing of the case's own diagnosis, treatment or
 points that few cases share (胆总管结石, T管, ERCP) — only the commonest advice — is charged the same.
-Points are met by what the answer says itself: stretches it copies word for word from the case
+A regimen point (每日一次, 连用3天, 最多3片, 间隔4小时, 每周一次) that the answer states with another
+number of the same kind (一天两次; 连吃7–10天; 每天吃) is a wrong regimen: ×0.25
+(medsim.text.regimen). Points are met by what the answer says itself: stretches it copies word for word from the case
 (the question, the record, what the patient or the oracle said; 16+ characters) do not count.
 
 value = Σ weight of met required points / Σ weight of required points × budget factor.
@@ -42,6 +44,7 @@ from medsim.scoring.common import (
     unparsed,
 )
 from medsim.text.match import (
+    alternatives,
     answer_budget,
     case_terms_in,
     concepts_in,
@@ -50,8 +53,10 @@ from medsim.text.match import (
     names_a_drug_of,
     strip_quoted,
 )
+from medsim.text.regimen import regimen_conflict
 
 NAME = "keypoints"
+REGIMEN_CHARGE = 0.25
 
 
 def check_points(text: str, points: list[str]) -> tuple[list[str], list[str], dict[str, list[str]]]:
@@ -94,6 +99,9 @@ def score_keypoints(inp: ScoreInput) -> Score:
                 negated[point] = hit.negated
             if hit.contradicted:
                 contradicted.append(point)
+    # a regimen point said with another number (一天两次 for 每日一次, 连吃7–10天 for 3天, 每天吃 for 每周一次)
+    # is a wrong regimen, not a missing one
+    otherwise = {p: kind for p in missed if (kind := regimen_conflict(text, alternatives(p)))}
     met_required = [p for p in met if p in required]
     weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
     rate = sum(weights[p] for p in met_required) / sum(weights.values())
@@ -119,9 +127,14 @@ def score_keypoints(inp: ScoreInput) -> Score:
         # advice), answers another question
         asked = drugs_in(" ".join(filter(None, [inp.case.question, inp.case.medications, inp.case.hpi])))
         topics = set(concepts_in(inp.case.question or ""))  # or what the question is about (支原体肺炎, 黑便)
-        engaged = not asked or names_a_drug_of(text, asked) or bool(topics & set(concepts_in(text)))
+        # or it says, in its own words, what only this case's gold says (180mg, 1.8袋, 每周一次 for
+        # methotrexate): an answer that calls the drug 这个药 is still about it
+        engaged = (not asked or names_a_drug_of(text, asked) or bool(topics & set(concepts_in(text)))
+                   or any(find_point(text, a).met for a in unique_alternatives(inp, field, els)))
     if not engaged:
         value *= 0.25
+    if otherwise:
+        value *= REGIMEN_CHARGE
     reasons = [f"要点 {len(met_required)}/{len(required)}" + (f"（另有可选要点 {len(met) - len(met_required)}/"
                                                               f"{len(optional)}）" if optional else "")]
     if missed:
@@ -133,6 +146,9 @@ def score_keypoints(inp: ScoreInput) -> Score:
     if not engaged:
         reasons.append("只含多数病例共有的通用要点，无本例特有要点：×0.25" if inp.config.get("engage") == "case"
                        else "未提及本例问到的任何药物：×0.25")
+    if otherwise:
+        reasons.append("用法与本例不符（次数、疗程或上限说成了别的数）：" + "；".join(p.split("|")[0] for p in otherwise)
+                       + f"，×{REGIMEN_CHARGE}")
     if quoted:
         reasons.append(f"照抄病例/提问 {quoted} 字：不计入要点")
     if budget.factor < 1:
@@ -140,5 +156,5 @@ def score_keypoints(inp: ScoreInput) -> Score:
     return Score(NAME, value, reasons, {
         "met": met, "missed": missed, "negated": negated, "contradicted": contradicted, "rate": rate,
         "budget_factor": round(budget.factor, 4), "chars": budget.chars, "terms": budget.terms,
-        "optional": optional, "weights": {p: round(w, 3) for p, w in weights.items()}, "quoted_chars": quoted,
+        "optional": optional, "regimen_otherwise": otherwise, "weights": {p: round(w, 3) for p, w in weights.items()}, "quoted_chars": quoted,
     })

@@ -943,8 +943,24 @@ class _Mentions:
     alt: str = ""
 
 
+_RANGE = re.compile(r"(\d)\s*(?:～|~|〜|–|—|-|到|至)\s*(\d)")
+_SPOKEN_UNITS = ((re.compile(r"个小时|个钟头|钟头"), "小时"),
+                 (re.compile(r"(?<=[\d一二两三四五六七八九十])个(?:礼拜|星期)"), "周"), (re.compile(r"礼拜|星期"), "周"),
+                 (re.compile(r"(?<=[\d一二两三四五六七八九十])回(?![家去来])"), "次"),
+                 (re.compile(r"(最多|至多|不超过)(?:吃|服|用|喂|含|喷|给)(?=\s*[\d一二两三四五六七八九十])"), r"\1"))
+
+
+def spoken_forms(text: str) -> str:
+    """Numbers and times as written and as said alike: 4～6小时 = 4到6个小时 = 4-6小时; 一个礼拜 = 一周;
+    一天最多4回 = 4次. Ranges keep their two ends (normalize alone would drop the ～)."""
+    text = _RANGE.sub(r"\1-\2", text or "")
+    for pattern, form in _SPOKEN_UNITS:
+        text = pattern.sub(form, text)
+    return text
+
+
 def _prepare(text: str) -> str:
-    return _VERDICT_COLON.sub(r"\1。", unicodedata.normalize("NFKC", text or "").lower())
+    return _VERDICT_COLON.sub(r"\1。", spoken_forms(unicodedata.normalize("NFKC", text or "").lower()))
 
 
 @lru_cache(maxsize=256)
@@ -986,7 +1002,7 @@ def _text_layer_negates(text: str, alt: str) -> bool:
 
 
 def _point_form(alt: str) -> str:
-    return rewrite_equivalents(normalize_units(normalize(alt)))
+    return rewrite_equivalents(normalize_units(normalize(spoken_forms(unicodedata.normalize("NFKC", alt).lower()))))
 
 
 def _scan(text: str, alt: str, g: str, negation: bool) -> _Mentions:
@@ -1035,6 +1051,22 @@ def _scan_clauses(text: str, alt: str, g: str, negation: bool) -> _Mentions:
     return seen
 
 
+@lru_cache(maxsize=4096)
+def _lay_forms(alt: str) -> tuple[str, ...]:
+    """The other names the symptom lexicon gives a symptom point (心悸: 心慌, 心跳快; 黑便: 柏油样便)."""
+    lex = _lexicon()
+    if lex.type_of(alt) != "symptom" and lex.type_of(lex.canonical(alt) or "") != "symptom":
+        return ()
+    return tuple(sorted(f for f in surface_forms(alt) if len(f) >= 2 and f != normalize(alt)))
+
+
+def _with_lay_forms(alts: list[str]) -> list[str]:
+    out = list(alts)
+    for alt in alts:
+        out += [f for f in _lay_forms(alt) if f not in out]
+    return out
+
+
 def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """Is ``point`` (alternatives ``a|b``) stated in ``text``, affirmed and not contradicted?
 
@@ -1047,7 +1079,7 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """
     negated: list[str] = []
     contradicted = False
-    for alt in alternatives(point):
+    for alt in _with_lay_forms(alternatives(point)):
         g = _point_form(alt)
         if not g:
             continue

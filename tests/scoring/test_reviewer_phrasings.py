@@ -240,3 +240,21 @@ def test_advice_in_a_patients_words_meets_the_point(layer, text, point):
 ])
 def test_what_the_patient_is_told_otherwise_does_not_meet_it(layer, text, point):
     assert not find_point(text, point).met
+
+
+def test_a_regimen_point_said_with_another_number_is_a_wrong_regimen():
+    points = ["180mg|1.8袋", "每日一次|每天一次|一天一次|qd", "连用3天|共3天|吃3天"]
+    right = _kp("孩子18公斤，一次吃180毫克，一天只吃一次，连吃3天就停。", points)
+    twice = _kp("孩子18公斤，一次吃180毫克，一天两次，早晚各一次，连吃3天。", points)
+    assert right.value == 1.0
+    assert twice.value <= 0.3 and twice.details["regimen_otherwise"]
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("过了4到6个小时还烧，可以再喂一次。", "4～6小时|4–6小时"),
+    ("一天最多喂4回。", "不超过4次|最多4次"),
+    ("今天输完以后一个礼拜内都别喝酒。", "7天|一周"),
+    ("吃完半小时内别躺下。", "不要躺|避免躺卧"),
+])
+def test_times_and_counts_as_they_are_said(layer, text, point):
+    assert find_point(text, point).met
