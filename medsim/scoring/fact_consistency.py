@@ -1,6 +1,7 @@
 """fact_consistency: every statement the clinician made, held against the case record.
 
-All clinician turns are checked (a hallucinated lab value in turn 2 counts as much as one in the
+What the patient said in the dialogue counts as record (a clinician repeating the patient's words
+invents nothing). All clinician turns are checked (a hallucinated lab value in turn 2 counts as much as one in the
 final answer); questions are skipped (``你发烧吗？`` asserts nothing), and so are advice, plans
 and the clinician's own diagnoses (see ``medsim.facts.check``). A turn that is only structured
 JSON has no prose to check and is skipped; if nothing is left the item is not scored.
@@ -59,6 +60,16 @@ def clinician_prose(inp: ScoreInput) -> str:
     return "\n".join(statements(t) for t in turns)
 
 
+def case_with_what_was_said(inp: ScoreInput):
+    """The record and what the patient said in this dialogue: a clinician who repeats the patient's
+    own words (嘴歪、说话不清 from the probe) invents nothing, even where the record predates them."""
+    said = [t.text for t in inp.transcript.by("patient") if t.text and t.text.strip()]
+    if not said:
+        return inp.case
+    told = "\n".join(f"患者诉：{s}" for s in said)
+    return inp.case.model_copy(update={"hpi": f"{inp.case.hpi or ''}\n{told}".strip()})
+
+
 @scorer(NAME, config=("max_listed", "per_error", "per_contradiction", "prescribing"))
 def score_fact_consistency(inp: ScoreInput) -> Score:
     text = clinician_prose(inp)
@@ -66,7 +77,7 @@ def score_fact_consistency(inp: ScoreInput) -> Score:
         # Not applicable (a JSON-only answer), which is not an error: the item is scored on the rest.
         return Score(NAME, None, ["无可核查的陈述（仅结构化答案或只有提问） / no prose to check"],
                      {"skipped": "no clinician prose to check"})
-    report = check(inp.case, text, key_facts=[], prescribing=bool(inp.config.get("prescribing")))
+    report = check(case_with_what_was_said(inp), text, key_facts=[], prescribing=bool(inp.config.get("prescribing")))
     problems = report.problems()
     limit = int(inp.config.get("max_listed", 5))
     total = report.checked

@@ -54,3 +54,13 @@ def test_fact_consistency_lists_an_invented_diagnosis(appendicitis):
     score = get_scorer("fact_consistency")(_inp(appendicitis, ["58岁男性，右下腹痛3天。诊断：急性胆囊炎。"]))
     assert 0 < score.value < 1
     assert [(p["status"], p["kind"]) for p in score.details["problems"]] == [("unsupported", "diagnosis")]
+
+
+def test_what_the_patient_said_in_the_dialogue_is_evidence(appendicitis):
+    """A clinician repeating the patient's own words invents nothing, even where the record lacks them."""
+    claim = "您说今天开始有腰痛，这个要注意。"
+    alone = get_scorer("fact_consistency")(_inp(appendicitis, [claim]))
+    inp = _inp(appendicitis, [claim])
+    inp.transcript.add("patient", "医生，我今天开始有点腰痛。")
+    told = get_scorer("fact_consistency")(inp)
+    assert alone.value < 1 and told.value == 1.0
