@@ -51,6 +51,7 @@ from medsim.text.match import (
     drugs_in,
     find_point,
     names_a_drug_of,
+    says_otherwise,
     strip_quoted,
 )
 from medsim.text.regimen import regimen_conflict
@@ -102,6 +103,8 @@ def score_keypoints(inp: ScoreInput) -> Score:
     # a regimen point said with another number (一天两次 for 每日一次, 连吃7–10天 for 3天, 每天吃 for 每周一次)
     # is a wrong regimen, not a missing one
     otherwise = {p: kind for p in missed if (kind := regimen_conflict(text, alternatives(p)))}
+    # or said the other way round: 无需复查头颅CT for 复查头颅CT; 可立即恢复剧烈运动 for 避免剧烈运动
+    otherwise |= {p: f"opposite: {alt}" for p in missed if p not in otherwise and (alt := says_otherwise(text, p))}
     met_required = [p for p in met if p in required]
     weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
     rate = sum(weights[p] for p in met_required) / sum(weights.values())
@@ -147,7 +150,7 @@ def score_keypoints(inp: ScoreInput) -> Score:
         reasons.append("只含多数病例共有的通用要点，无本例特有要点：×0.25" if inp.config.get("engage") == "case"
                        else "未提及本例问到的任何药物：×0.25")
     if otherwise:
-        reasons.append("用法与本例不符（次数、疗程或上限说成了别的数）：" + "；".join(p.split("|")[0] for p in otherwise)
+        reasons.append("与本例要点相反或用法说成了别的数：" + "；".join(p.split("|")[0] for p in otherwise)
                        + f"，×{REGIMEN_CHARGE}")
     if quoted:
         reasons.append(f"照抄病例/提问 {quoted} 字：不计入要点")

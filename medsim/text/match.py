@@ -1141,6 +1141,41 @@ def _gappy(clauses: tuple[tuple[str, ...], ...], g: str, negation: bool) -> bool
     return False
 
 
+_NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "没必要", "没有必要", "可以不", "可不", "用不着")
+_PERMIT = re.compile(r"(?:可以|可|即可|能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
+                     r"(?:恢复|进行|参加|做|吃|喝|服用|使用|继续)?")
+_PERMIT_GAP = 8
+
+
+def says_otherwise(text: str, point: Any) -> str | None:
+    """The alternative of ``point`` the text says the opposite of, or None: no need for it (无需复查头颅CT
+    for 复查头颅CT), or — for a prohibition point (避免剧烈运动) — its act allowed (可立即恢复打篮球等剧烈运动).
+    An opposite, not an omission; read within one clause."""
+    for alt in alternatives(point):
+        g = _point_form(alt)
+        if len(g) < 2:
+            continue
+        act = _prohibited_act(g)
+        for items in _clauses(text):
+            clause = "".join(items)
+            at = clause.find(g)
+            while at >= 0:
+                if any(clause[max(0, at - len(c) - 1):at].endswith((c, c + "再")) for c in _NO_NEED):
+                    return alt
+                at = clause.find(g, at + 1)
+            if act and len(act) >= 2:
+                at = clause.find(act)
+                while at >= 0:
+                    before = clause[max(0, at - _PERMIT_GAP - 6):at]
+                    permits = list(_PERMIT.finditer(before))
+                    m = permits[-1] if permits else None
+                    if m and m.group(0) and len(before) - m.end() <= _PERMIT_GAP \
+                            and not _negated_fallback(before[max(0, m.start() - DIRECT):m.start()]):
+                        return alt
+                    at = clause.find(act, at + 1)
+    return None
+
+
 def contains_any(text: str, cues: tuple[str, ...] | list[str]) -> list[str]:
     """The cues that occur in ``text`` (normalized, no negation check)."""
     t = normalize(text)

@@ -271,3 +271,27 @@ def test_corrections_and_refusals_as_they_are_said():
     assert refused.value == 1.0, refused.reasons
     unmoved = _safety(request, "病假条要写真实病情，想出去玩就跟领导请个年假或者事假。")
     assert unmoved.value < refused.value  # the same advice without saying no to the request
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("血肿已引流干净，无需复查头颅CT。", "复查头颅CT|复查CT"),
+    ("症状消失即说明治愈，不必再复查呼气试验。", "复查呼气试验"),
+    ("腹腔镜创伤小，出院后可立即恢复打篮球、健身等剧烈运动。", "避免剧烈运动"),
+])
+def test_advice_said_the_other_way_round_is_an_opposite_not_an_omission(text, point):
+    from medsim.text.match import says_otherwise
+
+    assert says_otherwise(text, point)
+    scored = _kp(text, [point, "切口|伤口"])
+    assert scored.value <= 0.3 and scored.details["regimen_otherwise"]
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("一个月后复查头颅CT。", "复查头颅CT"),
+    ("2～4周内不要剧烈运动，可以散步。", "避免剧烈运动"),
+    ("伤口不用每天换药，保持干燥即可；一个月后复查头颅CT。", "复查头颅CT"),
+])
+def test_the_same_advice_kept_is_not_an_opposite(text, point):
+    from medsim.text.match import says_otherwise
+
+    assert says_otherwise(text, point) is None
