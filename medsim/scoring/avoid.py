@@ -43,7 +43,7 @@ def _texts(inp: ScoreInput) -> list[tuple[str, bool]]:
 # or tells the history (近2周服布洛芬) does not.
 _RECOMMEND = re.compile(r"建议|推荐|可以|可|改用|换用|加用|继续|服用|口服|吃|使用|用(?!于)|给予|予|静滴|静推|注射|外用|涂"
                         r"|开[些点]|备用|首选|选用")
-_HISTORY = re.compile(r"近\d*[天周月年]|曾|既往|之前|此前|以前|入院前|已经?|自行|病史|属于|是一种|会使|可使|可能")
+_HISTORY = re.compile(r"近\d*[天周月年]|曾|既往|之前|此前|以前|入院前|已经?|(?<![可以能请])自行|病史|属于|是一种|会使|可使|可能")
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]")
 
 
