@@ -8,7 +8,8 @@ bounded containment, the case's side; an item of one concept each (a string of e
 nothing), compound items (A+B) meeting several elements, repeated items counted once. Items
 beyond what the case needs cost precision; an item that would meet a gold element on the other side
 (左侧腹股沟超声 for a right-sided hernia) is a stated error and charges the value ×0.25, as does an order at the wrong site in place of a
-needed one (胸部CT where the needed 腹部CT is missing: same modality, another site).
+needed one (胸部CT where the needed 腹部CT is missing: same modality, another site), or an item that
+says no to a needed element (暂不手术, 全程禁止补钾).
 
 precision = matched items / items; recall = matched required elements / required elements, each
 element weighted by how specific it is to the case (``specificity_weights``: 血常规, which nearly every
@@ -28,6 +29,7 @@ from medsim.text.match import (
     case_side,
     dedupe,
     match_sets,
+    says_otherwise,
     site_substitutions,
     wrong_side_items,
 )
@@ -71,10 +73,13 @@ def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = No
     f = min(1.0, (1 + b2) * p * r / (b2 * p + r)) if p + r else 0.0
     wrong_side = wrong_side_items(extra, [e.gold for e in els], side=side)
     wrong_site = site_substitutions(extra, [e.gold for e in els if e.text in missed and not e.optional])
-    if wrong_side or wrong_site:
+    # an item that says no to a needed element (暂不手术, 暂不透析, 全程禁止补钾, 无需根除幽门螺杆菌)
+    opposite = [e.text for e in els if e.text in missed and not e.optional
+                and any(says_otherwise(item, e.gold) for item in extra)]
+    if wrong_side or wrong_site or opposite:
         f *= WRONG_SIDE_CHARGE
     return {"precision": p, "recall": r, "f1": f, "n_items": n_items, "wrong_side": wrong_side,
-            "wrong_site": [f"{a} → {b}" for a, b in wrong_site],
+            "wrong_site": [f"{a} → {b}" for a, b in wrong_site], "opposite": opposite,
             "matched": [{"pred": a, "gold": b, "how": h, "optional": b in optional} for a, b, h in pairs],
             "extra": extra, "missed": [m for m in missed if m not in optional],
             "optional_missed": [m for m in missed if m in optional]}
@@ -101,6 +106,8 @@ def score_set_f1(inp: ScoreInput) -> Score:
         reasons.append("遗漏：" + "；".join(m.split("|")[0] for m in d["missed"]))
     if d["wrong_side"]:
         reasons.append(f"侧别错误：{'；'.join(d['wrong_side'])}，×{WRONG_SIDE_CHARGE}")
+    if d["opposite"]:
+        reasons.append(f"否定了所需处置：{'；'.join(o.split('|')[0] for o in d['opposite'])}，×{WRONG_SIDE_CHARGE}")
     if d["wrong_site"]:
         reasons.append(f"部位错误（代替了所需检查）：{'；'.join(d['wrong_site'])}，×{WRONG_SIDE_CHARGE}")
     return Score(NAME, d["f1"], reasons, d)

@@ -666,13 +666,15 @@ def match_sets(pred: list[Any], gold: list[Any], *, side: set[str] | None = None
             hits = {}
             for part in parts:
                 js = [j for j, g in enumerate(gold) if match_term(part, g, side=side, **kw).ok]
-                if js:
+                if js and find_point(str(p), part).met:  # 无需送检痰培养和血培养: the whole item denies its parts
                     hits[part] = js
             distinct = {j for js in hits.values() for j in js}
             if len(hits) >= 2 and len(distinct) >= 2:
                 units += [(part, [part]) for part in hits]
                 continue
-        units.append((p, [p, *parts] if len(parts) > 1 else [p]))
+        # matched whole or by its best part — a part the whole item denies is not offered
+        kept = [part for part in parts if find_point(str(p), part).met] if len(parts) > 1 else []
+        units.append((p, [p, *kept]))
     cands = []
     for i, (_, texts) in enumerate(units):
         for j, g in enumerate(gold):
@@ -1141,7 +1143,8 @@ def _gappy(clauses: tuple[tuple[str, ...], ...], g: str, negation: bool) -> bool
     return False
 
 
-_NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "没必要", "没有必要", "可以不", "可不", "用不着")
+_NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "不需", "没必要", "没有必要", "可以不", "可不", "用不着", "暂不",
+            "暂时不", "先不", "禁止", "不宜", "不再")
 _PERMIT = re.compile(r"(?:可以|可|即可|能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
                      r"(?:恢复|进行|参加|做|吃|喝|服用|使用|继续)?")
 _PERMIT_GAP = 8

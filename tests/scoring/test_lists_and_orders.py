@@ -336,3 +336,16 @@ def test_step_ties_count_either_order():
     c = case(steps=["a", "b", "c", "d"], step_ties=[[2, 3]])
     t = transcript([1, 3, 2, 4], info={"steps_shown": [0, 1, 2, 3]})
     assert run("ordering", c, t).value == 1.0
+
+
+def test_set_f1_an_item_that_says_no_to_a_needed_element_is_an_opposite():
+    hyperk = case(gold={"treatment": ["葡萄糖酸钙", "胰岛素加葡萄糖", "血液透析|透析"]})
+    right = run("set_f1", hyperk, transcript({"treatment": ["葡萄糖酸钙静推", "胰岛素+葡萄糖", "急诊血液透析"]}),
+                {"field": "treatment"})
+    refused = run("set_f1", hyperk, transcript({"treatment": ["葡萄糖酸钙静推", "胰岛素+葡萄糖", "暂不透析，药物控制后观察"]}),
+                  {"field": "treatment"})
+    assert right.value == 1.0
+    assert refused.details["opposite"] and refused.value < 0.3
+    cultures = case(gold={"treatment": ["左氧氟沙星", "痰培养|血培养"]})
+    denied = run("set_f1", cultures, transcript({"treatment": ["左氧氟沙星", "无需送检痰培养和血培养"]}), {"field": "treatment"})
+    assert not any(m["gold"].startswith("痰培养") for m in denied.details["matched"])  # the item denies its parts
