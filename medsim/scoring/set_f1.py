@@ -28,6 +28,7 @@ from medsim.text.match import (
     FUZZY_THRESHOLD,
     case_side,
     dedupe,
+    find_point,
     match_sets,
     says_otherwise,
     site_substitutions,
@@ -74,8 +75,10 @@ def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = No
     wrong_side = wrong_side_items(extra, [e.gold for e in els], side=side)
     wrong_site = site_substitutions(extra, [e.gold for e in els if e.text in missed and not e.optional])
     # an item that says no to a needed element (暂不手术, 暂不透析, 全程禁止补钾, 无需根除幽门螺杆菌)
+    # — unless another item gives it (溶栓24小时内不用抗血小板 beside 24小时后加用阿司匹林: timing, not refusal)
     opposite = [e.text for e in els if e.text in missed and not e.optional
-                and any(says_otherwise(item, e.gold) for item in extra)]
+                and any(says_otherwise(item, e.gold) for item in extra)
+                and not any(find_point(item, e.gold).met for item in pred)]
     if wrong_side or wrong_site or opposite:
         f *= WRONG_SIDE_CHARGE
     return {"precision": p, "recall": r, "f1": f, "n_items": n_items, "wrong_side": wrong_side,
