@@ -130,7 +130,18 @@ def _name_before(text: str, pos: int) -> tuple[str, int]:
     j = i
     while j > 0 and i - j < 16 and _NAME_CHARS.match(text[j - 1]):
         j -= 1
+    # an English name of several words (white blood cell count 11.1×10^9/L): spaces between Latin
+    # letters are part of the run
+    while j > 1 and i - j < 32 and text[j - 1] == " " and _latin(text[j - 2]) and _latin(text[j]):
+        k = j - 1
+        while k > 0 and i - k < 32 and _latin(text[k - 1]):
+            k -= 1
+        j = k
     return text[j:i], j
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalpha()
 
 
 _QUALIFIERS = re.compile(r"^(最高|最低|峰值|波动于|升至|降至|高达|低至|达|约|为|可达|升高至|降低至|控制在|控制于)*$")
