@@ -296,7 +296,13 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
         return exact
-    return [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+    similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+    if similar:
+        return similar
+    # a kind of the claimed finding that the record gives the patient (呕血 for 呕吐 in 吐了1次咖啡色的
+    # 东西): it is the claimed finding; a narrower one the record denies (无呕血) says nothing of it
+    lex = get_lexicon()
+    return [r for r in rec.of("finding") if r.polarity == "present" and lex.is_a(r.key, c.key)]
 
 
 _SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
