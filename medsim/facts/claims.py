@@ -800,10 +800,12 @@ def findings(text: str) -> list[Claim]:
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
              r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
-             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶")
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
+             # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
+             r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
 EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
-_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|见|报告|回报|发现|：|:)|\s*(?=未见|无明显|未发现)")
-_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|见|：|:)")
+_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|：|:)|\s*(?=未见|无明显|未发现)")
+_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
 
 
