@@ -159,6 +159,19 @@ def _context_score(a: str, b: str) -> float:
     return max(fuzz.ratio(a, b), _bigram_recall(a, b), fuzz.partial_ratio(a, b) if min(len(a), len(b)) >= 3 else 0.0)
 
 
+def _same_subject(c: Claim, r: Claim) -> bool | None:
+    """Whether two sizes measure the same sided part (右肾长径48mm and the record's 右8.4cm in 双肾缩小):
+    True for one part on the same side (or a bilateral record), False on opposite sides, None when
+    either does not say."""
+    part_c, part_r = c.extra.get("part"), r.extra.get("part")
+    if not part_c or part_c != part_r:
+        return None
+    side_c, side_r = c.extra.get("side"), r.extra.get("side")
+    if side_c == side_r or "双" in (side_c, side_r):
+        return True
+    return False
+
+
 def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """A size held against the record's sizes of the same kind: the one measuring the most similar
     thing (by the words around it). Same value: supported; a similar thing with another value:
@@ -172,7 +185,11 @@ def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         same = _same_dims(mine, _dims(r))
         if same is None:
             continue
-        scored.append((_context_score(context, str(r.extra.get("context", ""))), same, r))
+        score = _context_score(context, str(r.extra.get("context", "")))
+        subject = _same_subject(c, r)
+        if subject is False:
+            continue  # the same part on the other side (右肾 vs the record's 左8.6cm) measures another thing
+        scored.append((100.0 if subject else score, same, r))
     if not scored:
         return None
     for score, same, r in sorted(scored, key=lambda t: -t[0]):
@@ -189,7 +206,7 @@ def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         shown = rec.text[r.start:r.end]
         return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
     score, _, r = max(scored, key=lambda t: t[0])
-    if score >= 60 and len(context) >= 2:
+    if (score >= 60 and len(context) >= 2) or _same_subject(c, r):
         shown = rec.text[r.start:r.end]
         return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
     return None

@@ -283,10 +283,11 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
         start = name_start + name.rfind(alias)
         if re.search(r"\d", text[start + len(alias):m.start()]):
             continue  # the name has its own value (体重10-15kg的孩子一次4mL): this one is not its
+        context = _size_context(text, m.start(), m.end())
         out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
                          value_text=m.group("v"), unit=unit,
                          extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True,
-                                "context": _size_context(text, m.start(), m.end())}))
+                                "context": context, **_size_subject(name, context)}))
     for m in _DIMENSIONS.finditer(text):
         if any(c.start <= m.start() < c.end for c in taken):
             continue
@@ -326,9 +327,31 @@ def _size_context(text: str, start: int, end: int) -> str:
 def _size_claim(text: str, start: int, end: int, dims: list[tuple[str, str]]) -> Claim:
     """A size without a name of its own: compared with the record's sizes measuring the same thing."""
     ns = max(textlayer.clause_start(text, start), start - 12)
+    context = _size_context(text, start, end)
     return Claim("measurement", ns, end, text[ns:end], key="size", value=float(dims[0][0]), value_text=dims[0][0],
                  unit=dims[0][1], extra={"name": "大小", "value_start": start, "cmp": "", "compare_only": True,
-                                          "dims": dims, "context": _size_context(text, start, end)})
+                                          "dims": dims, "context": context,
+                                          **_size_subject(_name_before(text, start)[0], context)})
+
+
+_PART_RX = re.compile("|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True)))
+_SIDE_CHARS = re.compile(r"[左右双两]")
+
+
+def _size_subject(name: str, context: str) -> dict[str, str]:
+    """The sided part a size measures, when the words right before it say (右肾长径48mm → 右, 肾;
+    双肾缩小（左8.6cm，右8.4cm）→ 右 and the part its clause names, 肾): ``side`` and ``part``,
+    or nothing. Two sizes of the same part on opposite sides are not the same thing."""
+    part = _PART_RX.search(name)
+    sides = _SIDE_CHARS.findall(name[:part.start()] if part and _SIDE_CHARS.search(name[:part.start()]) else name)
+    if not sides:
+        return {}
+    if part is None:
+        part = _PART_RX.search(context)
+    if part is None:
+        return {}
+    side = sides[-1]
+    return {"side": _SIDE_WORD.get(side, side), "part": part.group(0)}
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
