@@ -159,6 +159,19 @@ def _context_score(a: str, b: str) -> float:
     return max(fuzz.ratio(a, b), _bigram_recall(a, b), fuzz.partial_ratio(a, b) if min(len(a), len(b)) >= 3 else 0.0)
 
 
+def _same_subject(c: Claim, r: Claim) -> bool | None:
+    """Whether two sizes measure the same sided part (右肾长径48mm and the record's 右8.4cm in 双肾缩小):
+    True for one part on the same side (or a bilateral record), False on opposite sides, None when
+    either does not say."""
+    part_c, part_r = c.extra.get("part"), r.extra.get("part")
+    if not part_c or part_c != part_r:
+        return None
+    side_c, side_r = c.extra.get("side"), r.extra.get("side")
+    if side_c == side_r or "双" in (side_c, side_r):
+        return True
+    return False
+
+
 def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """A size held against the record's sizes of the same kind: the one measuring the most similar
     thing (by the words around it). Same value: supported; a similar thing with another value:
@@ -172,7 +185,11 @@ def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         same = _same_dims(mine, _dims(r))
         if same is None:
             continue
-        scored.append((_context_score(context, str(r.extra.get("context", ""))), same, r))
+        score = _context_score(context, str(r.extra.get("context", "")))
+        subject = _same_subject(c, r)
+        if subject is False:
+            continue  # the same part on the other side (右肾 vs the record's 左8.6cm) measures another thing
+        scored.append((100.0 if subject else score, same, r))
     if not scored:
         return None
     for score, same, r in sorted(scored, key=lambda t: -t[0]):
@@ -189,7 +206,7 @@ def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         shown = rec.text[r.start:r.end]
         return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
     score, _, r = max(scored, key=lambda t: t[0])
-    if score >= 60 and len(context) >= 2:
+    if (score >= 60 and len(context) >= 2) or _same_subject(c, r):
         shown = rec.text[r.start:r.end]
         return _Verdict("value_mismatch", r, f"大小与病历不符：病历为 {shown}", f"size differs from the record: {shown}")
     return None
@@ -296,7 +313,13 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
         return exact
-    return [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+    similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+    if similar:
+        return similar
+    # a kind of the claimed finding that the record gives the patient (呕血 for 呕吐 in 吐了1次咖啡色的
+    # 东西): it is the claimed finding; a narrower one the record denies (无呕血) says nothing of it
+    lex = get_lexicon()
+    return [r for r in rec.of("finding") if r.polarity == "present" and lex.is_a(r.key, c.key)]
 
 
 _SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
@@ -593,7 +616,8 @@ _MODALITY_CLASS = {"B超": "超声", "彩超": "超声", "心超": "超声", "�
                    "磁共振": "MRI", "核磁": "MRI", "MR": "MRI", "结肠镜": "肠镜", "骨穿": "骨髓穿刺", "骨髓涂片": "骨髓穿刺",
                    "眼底": "眼底检查", "动态心电图": "心电图", "CTPA": "CT", "CTA": "CT", "CTU": "CT", "PET-CT": "CT",
                    "MRCP": "MRI", "MRA": "MRI", "正斜片": "X线", "正侧位片": "X线", "正位片": "X线", "侧位片": "X线",
-                   "斜位片": "X线", "DR": "X线", "CDFI": "超声", "多普勒": "超声"}
+                   "斜位片": "X线", "DR": "X线", "CDFI": "超声", "多普勒": "超声", "静脉取血": "静脉采血", "AVS": "静脉采血",
+                   "IPSS": "静脉采血"}
 _REGION_SYNONYMS = (("头颅", "头部", "颅脑", "头", "颅"), ("胸部", "胸", "肺部", "肺", "胸腔"),
                     ("腹部", "腹", "上腹部", "全腹", "下腹部", "肝胆", "腹盆腔"), ("心脏", "心"), ("泌尿系", "肾", "双肾"))
 

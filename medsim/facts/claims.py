@@ -130,7 +130,18 @@ def _name_before(text: str, pos: int) -> tuple[str, int]:
     j = i
     while j > 0 and i - j < 16 and _NAME_CHARS.match(text[j - 1]):
         j -= 1
+    # an English name of several words (white blood cell count 11.1×10^9/L): spaces between Latin
+    # letters are part of the run
+    while j > 1 and i - j < 32 and text[j - 1] == " " and _latin(text[j - 2]) and _latin(text[j]):
+        k = j - 1
+        while k > 0 and i - k < 32 and _latin(text[k - 1]):
+            k -= 1
+        j = k
     return text[j:i], j
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalpha()
 
 
 _QUALIFIERS = re.compile(r"^(最高|最低|峰值|波动于|升至|降至|高达|低至|达|约|为|可达|升高至|降低至|控制在|控制于)*$")
@@ -272,10 +283,11 @@ def _sizes(text: str, taken: list[Claim]) -> list[Claim]:
         start = name_start + name.rfind(alias)
         if re.search(r"\d", text[start + len(alias):m.start()]):
             continue  # the name has its own value (体重10-15kg的孩子一次4mL): this one is not its
+        context = _size_context(text, m.start(), m.end())
         out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=key, value=float(m.group("v")),
                          value_text=m.group("v"), unit=unit,
                          extra={"name": alias, "value_start": m.start("v"), "cmp": "", "compare_only": True,
-                                "context": _size_context(text, m.start(), m.end())}))
+                                "context": context, **_size_subject(name, context)}))
     for m in _DIMENSIONS.finditer(text):
         if any(c.start <= m.start() < c.end for c in taken):
             continue
@@ -315,9 +327,31 @@ def _size_context(text: str, start: int, end: int) -> str:
 def _size_claim(text: str, start: int, end: int, dims: list[tuple[str, str]]) -> Claim:
     """A size without a name of its own: compared with the record's sizes measuring the same thing."""
     ns = max(textlayer.clause_start(text, start), start - 12)
+    context = _size_context(text, start, end)
     return Claim("measurement", ns, end, text[ns:end], key="size", value=float(dims[0][0]), value_text=dims[0][0],
                  unit=dims[0][1], extra={"name": "大小", "value_start": start, "cmp": "", "compare_only": True,
-                                          "dims": dims, "context": _size_context(text, start, end)})
+                                          "dims": dims, "context": context,
+                                          **_size_subject(_name_before(text, start)[0], context)})
+
+
+_PART_RX = re.compile("|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True)))
+_SIDE_CHARS = re.compile(r"[左右双两]")
+
+
+def _size_subject(name: str, context: str) -> dict[str, str]:
+    """The sided part a size measures, when the words right before it say (右肾长径48mm → 右, 肾;
+    双肾缩小（左8.6cm，右8.4cm）→ 右 and the part its clause names, 肾): ``side`` and ``part``,
+    or nothing. Two sizes of the same part on opposite sides are not the same thing."""
+    part = _PART_RX.search(name)
+    sides = _SIDE_CHARS.findall(name[:part.start()] if part and _SIDE_CHARS.search(name[:part.start()]) else name)
+    if not sides:
+        return {}
+    if part is None:
+        part = _PART_RX.search(context)
+    if part is None:
+        return {}
+    side = sides[-1]
+    return {"side": _SIDE_WORD.get(side, side), "part": part.group(0)}
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
@@ -789,10 +823,12 @@ def findings(text: str) -> list[Claim]:
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
              r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
-             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶")
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
+             # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
+             r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
 EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
-_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|见|报告|回报|发现|：|:)|\s*(?=未见|无明显|未发现)")
-_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|见|：|:)")
+_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|：|:)|\s*(?=未见|无明显|未发现)")
+_NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
 
 

@@ -2,7 +2,8 @@
 
 ``lexicons/analytes.txt`` lists each analyte once, with its full Chinese name, short names,
 abbreviations and English spellings as equals (PaCO2 = 动脉血二氧化碳分压 = 二氧化碳分压;
-ALT = 丙氨酸氨基转移酶 = 谷丙转氨酶), its group (blood count, chemistry, blood gas, …) and the
+ALT = 丙氨酸氨基转移酶 = 谷丙转氨酶; PLT = 血小板 = platelet count = platelets: an English name
+is read in its plural too), its group (blood count, chemistry, blood gas, …) and the
 kinds of value it takes. A name shared by two analytes (P: pulse or phosphate) goes to the one
 whose value kind fits the unit written after it.
 
@@ -137,6 +138,21 @@ def _latin_free(run: str, start: int, end: int) -> bool:
     return not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalnum())
 
 
+_PLURAL = re.compile(r"(?:e?s)(?![A-Za-z0-9])")
+
+
+def _latin_end(run: str, start: int, end: int) -> int | None:
+    """Where a Latin name written at ``run[start:end]`` ends if it stands alone, an English plural
+    included (platelets, neutrophils for platelet, neutrophil); None inside a longer Latin word."""
+    if _latin_free(run, start, end):
+        return end
+    before = run[start - 1] if start else ""
+    plural = _PLURAL.match(run, end) if end - start >= 4 and run[end - 1].isalpha() else None
+    if plural and not (before.isascii() and before.isalpha()):
+        return plural.end()
+    return None
+
+
 def analyte_in(run: str, unit: str | None = None) -> tuple[str, str, int] | None:
     """(key, name as written, its start) of the analyte named nearest the end of ``run``, the words
     before a value; the unit of that value settles a name two analytes share."""
@@ -153,9 +169,10 @@ def analyte_in(run: str, unit: str | None = None) -> tuple[str, str, int] | None
             name = run[start:start + length]
             if not keys_of(name):
                 continue
-            if name.isascii() and not _latin_free(run, start, start + length):
+            end = _latin_end(run, start, start + length) if name.isascii() else start + length
+            if end is None:
                 continue
-            cand = (start + length, length, start, name)
+            cand = (end, length, start, name)
             if best is None or cand[:2] > best[:2]:
                 best = cand
             break

@@ -67,3 +67,32 @@ def test_respectively_assigns_values_in_order():
     case = Case(id="t-glu", source="synthetic", hpi="空腹静脉血糖及餐后2小时血糖分别为2.63mmol/L和4.45mmol/L。")
     assert check(case, "空腹血糖2.63mmol/L，餐后2小时血糖4.45mmol/L。", key_facts=[]).statuses() == {"supported"}
     assert check(case, "餐后2小时血糖2.63mmol/L。", key_facts=[]).statuses() == {"value_mismatch"}
+
+
+@pytest.mark.parametrize(("run", "unit", "key"), [
+    ("neutrophils", "%", "neut_pct"), ("neutrophils", "×10^9/L", "neut_abs"), ("platelets", "×10^9/L", "plt"),
+    ("white blood cell count", "×10^9/L", "wbc"), ("Hemoglobin", "g/L", "hb"), ("serum potassium", "mmol/L", "k"),
+    ("blood urea nitrogen", "mmol/L", "bun"), ("creatinine", "μmol/L", "cr"), ("lymphocytes", "%", "lymph_pct"),
+])
+def test_english_names_and_plurals(run, unit, key):
+    found = analytes.analyte_in(run, unit)
+    assert found is not None and found[0] == key
+
+
+def test_an_english_name_inside_a_longer_word_is_not_it():
+    # "urea" is not read out of "ureaplasma"; "platelet" with a plural still stands alone
+    assert analytes.analyte_in("ureaplasma", "mmol/L") is None
+    assert analytes.analyte_in("platelets", "×10^9/L")[0] == "plt"
+
+
+def test_a_statement_in_english_is_held_to_the_record(appendicitis):
+    ok = check(appendicitis, "White blood cell count 12.3×10^9/L with neutrophils 85%; creatinine 88 μmol/L.",
+               key_facts=[])
+    assert ok.statuses() == {"supported"} and ok.checked == 3
+    wrong = check(appendicitis, "WBC 12.3×10^9/L with neutrophils 58%.", key_facts=[])
+    assert {f.key: f.status for f in wrong.findings} == {"wbc": "supported", "neut_pct": "value_mismatch"}
+
+
+def test_urine_amylase_is_not_blood_amylase():
+    assert analytes.analyte_in("尿淀粉酶", "U/L")[0] == "urine_amylase"
+    assert analytes.analyte_in("血淀粉酶", "U/L")[0] == "amylase"

@@ -31,3 +31,30 @@ def test_a_finding_the_recorded_examination_did_not_show(stemi):
                                   "心超未见心包积液。", "建议行冠脉造影。"])
 def test_a_recorded_result_in_other_words(stemi, text):
     assert check(stemi, text, key_facts=[]).problems() == []
+
+
+@pytest.fixture
+def aldosteronism() -> Case:
+    return Case(id="t-pa", source="synthetic", chief_complaint="高血压2年，乏力1周",
+                tests=[Result(name="电解质", result="K 2.4mmol/L"),
+                       Result(name="肾上腺CT", result="左侧肾上腺结节，直径约1.8cm，考虑腺瘤。")])
+
+
+@pytest.mark.parametrize("text", ["心电图可见明显U波，伴ST段压低。", "肾上腺静脉采血提示左侧醛固酮优势分泌。",
+                                  "AVS示左侧优势分泌。", "心电图表现为T波低平。"])
+def test_a_result_of_an_examination_the_record_lacks_whatever_the_verb(aldosteronism, text):
+    report = check(aldosteronism, text, key_facts=[])
+    assert [f.kind for f in report.findings if f.status == "unsupported"] == ["result"]
+
+
+def test_a_recorded_result_after_kejian(aldosteronism, stemi):
+    assert check(aldosteronism, "肾上腺CT可见左侧肾上腺结节，考虑腺瘤。", key_facts=[]).problems() == []
+    assert check(stemi, "心电图可见V1～V5导联ST段弓背向上抬高。", key_facts=[]).problems() == []
+    assert "unsupported" in check(stemi, "心电图可见明显U波。", key_facts=[]).statuses()
+
+
+def test_venous_sampling_the_record_holds():
+    case = Case(id="t-avs", source="synthetic", chief_complaint="高血压伴低血钾3年",
+                tests=[Result(name="肾上腺静脉采血", result="右侧醛固酮优势分泌，偏侧化指数4.2。")])
+    assert check(case, "肾上腺静脉采血提示右侧醛固酮优势分泌。", key_facts=[]).problems() == []
+    assert check(case, "AVS示右侧醛固酮优势分泌。", key_facts=[]).problems() == []
