@@ -396,7 +396,7 @@ def _key_value_lines(text: str, fields: list[str]) -> dict[str, Any]:
 
 # -------------------------------------------------------------------------- choice
 
-_SEP = r"(?:\s*(?:[、,，/和与及]|and)\s*|\s*)"
+_SEP = r"(?:\s*(?:[、,，/和与及]|或者|或|and|or)\s*|\s*)"  # A或E names both: a hedge between options
 # Words that open a conclusion: what follows them is the answer, whatever was reasoned before.
 _CONCLUDE = re.compile(r"综上所述|综上|因此|所以|故(?:选|答案|本题)?|总之|结论|最终|答案|我选|应选|"
                        r"\b(?:therefore|thus|hence|so the answer)\b", re.I)

@@ -136,3 +136,11 @@ def test_every_test_in_a_numbered_or_bulleted_order_reaches_the_oracle(order: st
     reply = Oracle(CASE, OracleSpec(), exam_fields=["vitals", "physical_exam", "tests"]).respond(order)
     assert reply is not None and reply.tests == ["心电图", "指尖血糖"] and reply.unknown == [], (order, reply)
     assert "ST段抬高" in reply.text and "7.8 mmol/L" in reply.text and "未做" not in reply.text
+
+
+def test_a_single_answer_hedged_between_two_options_names_both():
+    from medsim.sim.answer import extract_choices
+
+    assert extract_choices("考虑溃疡穿孔，两者都可作为首选。答案：A或E", list("ABCDE")) == ["A", "E"]
+    assert extract_choices("答案：B或者D", list("ABCDE")) == ["B", "D"]
+    assert extract_choices("答案：C", list("ABCDE")) == ["C"]
