@@ -338,6 +338,30 @@ def _inside_test_name(term: str, text: str, span: tuple[int, int]) -> bool:
     return any(key in t and t != key for t in case_terms_in(window, ("exam",)))
 
 
+# a test's name: "X阴性" about it is a result (尿培养阴性, 继发因素筛查阴性), not the absence of a finding
+_TEST_NAME = re.compile(r"(?:培养|筛查|检查|试验|检测|抗体|抗原|染色|涂片|镜检|核酸|PCR|化验|常规)$")
+_NEGATIVE_RESULT = re.compile(r"阴性|[（(]\s*[-－]\s*[)）]|未见|未检出|无菌生长|正常|无异常")
+_POSITIVE_RESULT = re.compile(r"(?<!弱)阳性|[（(]\s*[+＋]+\s*[)）]|检出(?!限)|生长(?!.{0,2}无)|异常(?<!无异常)")
+
+
+def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A negative result of a named test held against the record's result for that test, read from
+    the rest of the record's line after the name."""
+    if c.polarity != "absent" or not _TEST_NAME.search(c.key):
+        return None
+    at = rec.text.find(c.key)
+    if at < 0:
+        return None
+    line_end = rec.text.find("\n", at)
+    result = rec.text[at + len(c.key):line_end if line_end >= 0 else len(rec.text)]
+    result = re.sub(r"无菌生长", "阴性", result)
+    if _POSITIVE_RESULT.search(result):
+        return _Verdict("contradicted", None, f"病历中{c.key}结果不是阴性", f"the record's {c.key} is not negative")
+    if _NEGATIVE_RESULT.search(result):
+        return _Verdict("supported", None, f"与病历一致：{c.text}", f"matches the record: {c.text}")
+    return None
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
@@ -373,6 +397,9 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                         f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
     for r in agreeing:
         return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
+    test_verdict = _negative_test(c, rec)
+    if test_verdict:
+        return test_verdict
     opposite = [r for r in mine if r.polarity in ("present", "absent") and r.polarity != c.polarity
                 # 无继发性高血压 does not deny the recorded 高血压: absence of a narrower kind
                 and not (c.polarity == "absent" and r.key != c.key and r.key in c.key)]
@@ -405,6 +432,23 @@ def _subsequence(short: str, long: str) -> bool:
 _DX_QUALIFIERS = re.compile(r"[（(].*?[)）]|^\s*\d+[.、]\s*")
 
 
+# qualifiers that make two diagnoses different ones however many words they share
+_OPPOSED_QUALIFIERS = (("上", "下"), ("左", "右"), ("急性", "慢性"), ("原发", "继发"), ("良性", "恶性"), ("1型", "2型"),
+                       ("升", "降"), ("显性", "隐性"), ("高", "低"), ("前", "后"))
+
+
+def _opposed(name: str, diagnosis: str) -> bool:
+    """The name becomes (part of) the diagnosis only by swapping one qualifier for its opposite
+    (上消化道出血 / 下消化道出血, 1型糖尿病 / 2型糖尿病)."""
+    for a, b in _OPPOSED_QUALIFIERS:
+        for x, y in ((a, b), (b, a)):
+            if x in name and y in diagnosis and x not in diagnosis:
+                swapped = name.replace(x, y)
+                if len(swapped) >= 3 and swapped in diagnosis:
+                    return True
+    return False
+
+
 def _names_listed(c: Claim, diagnosis: str) -> bool:
     """The claim names the listed diagnosis, a kind of it or what it is a kind of: by the lexicon's
     terms and hierarchy, containment (肠梗阻 in 急性肠梗阻) or the characters in order (嵌顿疝 in
@@ -412,12 +456,29 @@ def _names_listed(c: Claim, diagnosis: str) -> bool:
     lex = get_lexicon()
     listed = {diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"}
     for name in {c.key, c.text}:
+        if _opposed(name, diagnosis):
+            return False  # 上消化道出血 is not 下消化道出血, whatever the shared words
         for d in listed:
+            if _opposed(name, d):
+                continue
             if _similar_key(name, d) or lex.related(name, d):
                 return True
-        if len(name) >= 3 and _subsequence(name, diagnosis):
+        if len(name) >= 3 and any(_subsequence(name, d) for d in _qualified_forms(diagnosis)):
             return True
     return False
+
+
+_BRACKETED = re.compile(r"^(?P<head>[^（(]+)[（(](?P<inner>[^）)]+)[）)]")
+
+
+def _qualified_forms(diagnosis: str) -> list[str]:
+    """The diagnosis and, when it carries qualifiers in brackets, each qualifier put before its head:
+    急性胰腺炎（胆源性，轻症） is also 胆源性急性胰腺炎, as a writer may word it."""
+    forms = [diagnosis]
+    m = _BRACKETED.match(diagnosis)
+    if m:
+        forms += [q.strip() + m.group("head") for q in re.split(r"[，,、；;]", m.group("inner")) if q.strip()]
+    return forms
 
 
 def _diagnosis(c: Claim, rec: ClaimIndex, diagnoses: list[str] | None) -> _Verdict | None:
@@ -594,6 +655,12 @@ def _bigram_recall(a: str, b: str) -> float:
     return 100.0 * sum(g in b for g in grams) / len(grams) if grams else 0.0
 
 
+def _main_events(c: Claim) -> list[str]:
+    """A duration's keys and, of each, what comes before 伴 (血便约600ml伴神志淡漠: the bleed is what is timed)."""
+    keys = [str(k) for k in c.extra.get("keys", [c.key])]  # type: ignore[union-attr]
+    return keys + [k.split("伴")[0] for k in keys if "伴" in k[2:]]
+
+
 def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     cands = []
     for r in rec.of("duration"):
@@ -607,6 +674,14 @@ def _duration(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         a, b = c.value or 0.0, r.value or 0.0
         slack = 0.35 if (c.extra.get("approx") or r.extra.get("approx")) else 0.1
         if abs(a - b) <= slack * max(a, b):
+            return _Verdict("supported", r, f"时间一致：{c.text}", f"duration matches: {c.text}")
+    # the record holds the same span for the same event worded apart (8小时前转移至右下腹 = 约8小时前疼痛转移并
+    # 固定于右下腹): half the words of one key in the other, at the same value
+    for r in rec.of("duration"):
+        a, b = c.value or 0.0, r.value or 0.0
+        if abs(a - b) <= 0.1 * max(a, b) and any(
+                max(_bigram_recall(k, rk), _bigram_recall(rk, k)) >= 50
+                for k in _main_events(c) for rk in _main_events(r)):
             return _Verdict("supported", r, f"时间一致：{c.text}", f"duration matches: {c.text}")
     r = max(cands, key=lambda p: p[0])[1]
     return _Verdict("contradicted", r, f"时间与病历不符：病历为{r.text}", f"duration contradicts the record ({r.text})")
@@ -673,6 +748,21 @@ def _content_recall(content: str, other: str) -> float:
     return max(pairs, sum(ch in plain for ch in chars) / len(chars) - 0.2)
 
 
+# the opposite segments of one structure (升结肠 / 降结肠, 上叶 / 下叶, 上段 / 下段, 近端 / 远端)
+_SEGMENT_PAIRS = (("升", "降"), ("上", "下"), ("前", "后"), ("近", "远"))
+
+
+def _swapped_place(content: str, report: str) -> tuple[str, str] | None:
+    """A place in the content the report names only with the opposite segment word: (said, recorded)."""
+    for a, b in _SEGMENT_PAIRS:
+        for x, y in ((a, b), (b, a)):
+            for m in re.finditer(rf"{x}(?=[\u4e00-\u9fa5]{{2}})", content):
+                part = content[m.end():m.end() + 2]
+                if y + part in report and x + part not in report:
+                    return x + part, y + part
+    return None
+
+
 def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """An examination's result: the record must name the examination (same kind, a region that
     fits) and hold what the text says it showed (most of its wording, in that examination's
@@ -690,6 +780,10 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         # a normal or negative report of a recorded examination: not an invention (a wrong one
         # is the negation and finding checks' to catch)
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果", f"the record has a {exam} result")
+    swapped = _swapped_place(content, best[4])
+    if swapped:
+        return _Verdict("contradicted", (best[2], best[3]), f"部位与病历不符：病历{exam}为“{swapped[1]}”，不是“{swapped[0]}”",
+                        f"wrong site: the record's {exam} has {swapped[1]}, not {swapped[0]}")
     if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
     return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",

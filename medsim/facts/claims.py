@@ -656,6 +656,9 @@ _KEY_NOISE = re.compile(r"主诉|现病史|病史|既往|在外院|外院|患者
 _KEY_NUMBERS = re.compile(r"\d+(?:\.\d+)?\s*[A-Za-zμ/%^×]*")
 
 
+_KEY_CONDITION = re.compile(r"^.*(?:(?<!小)时|之后|以后)")
+
+
 def clause_key(clause: str) -> str:
     """What a duration qualifies, without durations, quantities (约600ml) and filler words."""
     return _KEY_NOISE.sub("", _KEY_NUMBERS.sub("", DURATION.sub("", clause)))
@@ -665,8 +668,12 @@ def _is_duration(text: str, m: re.Match[str]) -> bool:
     # not a duration of this illness: 20支/日, 1～2包/天, dates (2016年7月), thresholds (晨僵>1小时,
     # 病程超过6周), ranges (3–7天), windows ahead (停药后1个月内)
     before, after = text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 2]
-    if before[-1:] in ("/", "-", "–", "~", "～", ">", "<", "≥", "≤") or before.endswith(("超过", "大于", "小于", "不足")):
-        return False
+    wider = text[max(0, m.start() - 3):m.start()]
+    if before[-1:] in ("/", "-", "–", "~", "～", ">", "<", "≥", "≤") or before.endswith(("超过", "大于", "小于", "不足")) \
+            or wider.endswith(("至少", "最少", "不少于", "不超过", "最多", "最长", "满")):
+        return False  # a threshold or a required course (巩固治疗至少3年), not how long the illness has lasted
+    if re.match(r"\s*[\u4e00-\u9fa5]{1,4}?(?:约|为)?\s*\d", text[m.end():m.end() + 8]) and text[m.end():m.end() + 1] not in "前后余多":
+        return False  # a collection window of a measurement: 12小时尿量约200ml, 24小时尿蛋白6.8g
     if after.startswith(("内", "以内", "以上", "以下")):
         return False
     return not re.match(r"\d{4}", m.group("n"))
@@ -684,7 +691,11 @@ def durations(text: str) -> list[Claim]:
         cs, ce = textlayer.clause_start(text, m.start()), textlayer.clause_end(text, m.end())
         prev_end = max([p.end() for p in found[:i] if p.end() > cs] + [cs])
         nxt = min([p.start() for p in found[i + 1:] if p.start() < ce] + [ce])
-        before, after = clause_key(text[prev_end:m.start()]), clause_key(text[m.end():nxt])
+        lead = text[prev_end:m.start()]
+        cond = _KEY_CONDITION.search(lead)
+        if cond:
+            lead = lead[cond.end():]  # 呕吐时停10分钟 / 服药后30分钟: the duration qualifies what follows the condition
+        before, after = clause_key(lead), clause_key(text[m.end():nxt])
         # what follows is the key only when nothing precedes (3年前出现咳嗽), not 停经7周、突发腹痛
         keys = [k for k in ((before, after) if len(before) >= 2 else (after,)) if len(k) >= 2]
         key = keys[0] if keys else ""
@@ -869,10 +880,26 @@ def exam_results(text: str) -> list[Claim]:
 _CONDITIONAL = re.compile(r"(^|[，。；：、,\s（(·•\-])(如|若|假如|倘若|要是|万一|一旦)(?!何|下|实|期|今|此|前所述)")
 
 
-# what an instruction tells the patient to do when a sign appears, later in the sign's sentence
-_SEEK_CARE_RX = re.compile(r"立即就医|立即急诊|立即就诊|立刻就诊|马上就诊|马上就医|及时就诊|及时就医|尽快就诊|立即拨打|拨打120|"
-                           r"马上到医院|马上来医院|马上去医院|赶紧回来|赶紧就医|赶紧去医院|回来看|来医院看|要来医院|及时来院|"
-                           r"立即停药|马上来急诊|来急诊|去急诊")
+# what an instruction tells the patient to do when a sign appears, later in the sign's sentence:
+# an urging word (请, 应, 马上, 赶紧, 及时 ...) then going for care within a few characters (请到儿科就诊,
+# 应停药就诊, 马上打120, 带孩子回来复诊), or a fixed phrase (即诊, 随诊, 拨打120). Not 因胸痛来我院就诊,
+# which reports why the patient came: the urging word is required.
+_URGE = r"(?:请|先|应|应当|应该|要|需|须|务必|马上|立即|立刻|赶紧|赶快|尽快|尽早|及时|直接|随时|就)"
+_CARE = (r"(?:就诊|就医|看医生|看病|看急诊|急诊|复诊|门诊|来院|到院|回院|来医院|去医院|到医院|回医院|上医院|回来|"
+         r"来看|来复查|打120|拨打120|叫120|呼叫120|停药|问[\u4e00-\u9fa5]{0,4}医生|咨询医生)")
+_SEEK_CARE_RX = re.compile(rf"{_URGE}[\u4e00-\u9fa5]{{0,6}}?{_CARE}|即诊|随诊|速诊|拨打120|回来复诊|回来看|来医院看")
+
+# a value then 以上/以下 and what to do in its clause: a threshold of an instruction, not a result
+_THRESHOLD_THEN = re.compile(r"[^，。；,;]{0,8}?(?:以上|以下|或以上|或更多)[^，。；,;]{0,3}?(?:就|时|则|即|应|要|需|请)")
+
+
+# a finding named as a risk (终止妊娠出血、子宫破裂风险显著增加): what may happen, not what has
+_RISK_AFTER = re.compile(r"(?:[、和及或与][\u4e00-\u9fa5]{1,8}){0,4}?(?:的)?(?:风险|危险性|的危险|概率|发生率)")
+# a term compared with a number (血糖高于13.9就测血酮): a threshold, not the finding 血糖高
+_COMPARED_AFTER = re.compile(r"于\s*\d")
+# the features of a named reaction listed in brackets (双硫仑样反应（潮红、心悸、胸闷…）): what the
+# reaction looks like, not what the patient has
+_FEATURES_OF = re.compile(r"(?:反应|综合征|征象|副作用|不良反应)[（(][^）)]*$")
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -930,7 +957,12 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         if _EXCLUDING_RX.search(text[cs:c.start]) or _CONDITIONAL.search(before):
             c.general = True
         if c.kind == "finding" and _SEEK_CARE_RX.search(text, c.end, _sentence_end(text, c.end)):
-            c.general = True  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
+            c.general = True
+        if c.kind == "finding" and (_RISK_AFTER.match(text, c.end) or _COMPARED_AFTER.match(text, c.end)
+                                    or _FEATURES_OF.search(text[max(0, c.start - 40):c.start])):
+            c.general = True
+        if c.kind == "measurement" and _THRESHOLD_THEN.match(text, c.end):
+            c.general = True  # a threshold for acting: 三天长了2公斤（4斤）以上就来医院  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
         if c.kind == "measurement" and re.search(r"\d\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
         i = bisect_left(positions, c.start) - 1
