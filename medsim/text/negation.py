@@ -58,6 +58,11 @@ _QUESTION_HEDGED = {"disease"}
 # a condition hedges what it covers even when a negation sits closer: 如果不发烧就不用去
 _CONDITIONAL = {"如果", "如果是", "要是", "假如", "假设", "若是", "万一", "一旦", "只要", "的话"}
 _BEFORE_IT = re.compile(r"的?(?:之前|以前)")
+# a negated copula (不是 / 不符合 / 不属于 / 不算) and a finding that qualifies a later noun (X的Y, X止痛的Y)
+_COPULA = re.compile(r"(?:是|符合|属于|算)")
+_MODIFIER_OF = re.compile(r"[”’\"']?[\u4e00-\u9fa5]{0,4}?的(?!话)")
+# a negated treatment right before a disease: the disease is its object (未抗凝房颤, 未规律治疗的高血压)
+_NEGATED_ACTION = re.compile(r"(?:规律|正规|系统|正规地)?(?:抗凝|治疗|控制|服药|用药|诊治|处理|干预|随访)(?:的)?$")
 _NO_MORE = re.compile(r"(?:未再|没再|没有再|不再|再未|再无)[^，。；！？]{0,3}$")
 # a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
 _WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
@@ -304,6 +309,12 @@ class FindingContext:
         if best_pre is not None and best_pre.kind == "neg_pre" and (
                 not self._in_scope(best_pre, e) or _BEFORE_IT.match(text, e.nend)):
             best_pre = None  # 没拉肚子之前发烧了: before the diarrhoea came, not no diarrhoea
+        if best_pre is not None and best_pre.kind == "neg_pre" and (
+                (_COPULA.match(text, best_pre.end) and _MODIFIER_OF.match(text, e.nend))
+                or (e.type == "disease" and _NEGATED_ACTION.match(text, best_pre.end, e.nstart))):
+            # 不是膝关节痛的合适止痛药 / 不符合“急性胃肠炎”的诊断: the copula denies the noun the finding
+            # qualifies; 未抗凝房颤 / 未规律治疗高血压: the action is what is missing, not the disease
+            best_pre = None
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)
