@@ -309,11 +309,21 @@ _RESULT_CONTEXT = re.compile(r"(X线|CT|MRI|MR|B超|超声|彩超|胃镜|肠镜|
                              r"[^，。；]{0,6}?(示|提示|显示|见|报告|为)")
 
 
+def _bare_head_of(r: Claim, c: Claim, text: str) -> bool:
+    """The record's mention is only the two-character head of the disease claimed (肾病 for
+    微小病变型肾病): it does not name that kind, unless the record gives the rest beside it
+    (腺癌，中分化 for 中分化腺癌)."""
+    if not (c.diagnosis or c.extra.get("type") == "disease") or not (len(r.key) <= 2 < len(c.key) and r.key in c.key):
+        return False
+    rest = c.key.replace(r.key, "", 1)
+    return rest not in text[max(0, r.start - len(rest) - 6):r.end + len(rest) + 6]
+
+
 def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
         return exact
-    similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key)]
+    similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key) and not _bare_head_of(r, c, rec.text)]
     if similar:
         return similar
     # a kind of the claimed finding that the record gives the patient (呕血 for 呕吐 in 吐了1次咖啡色的

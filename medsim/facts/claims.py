@@ -899,7 +899,7 @@ _RISK_AFTER = re.compile(r"(?:[、和及或与][\u4e00-\u9fa5]{1,8}){0,4}?(?:的
 _COMPARED_AFTER = re.compile(r"于\s*\d")
 # the features of a named reaction listed in brackets (双硫仑样反应（潮红、心悸、胸闷…）): what the
 # reaction looks like, not what the patient has
-_FEATURES_OF = re.compile(r"(?:反应|综合征|征象|副作用|不良反应)[（(][^）)]*$")
+_FEATURES_OF = re.compile(r"(?:反应|征象|副作用|不良反应)[（(][^）)]*$")
 
 
 def _sentence_end(text: str, pos: int) -> int:

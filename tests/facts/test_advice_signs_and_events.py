@@ -128,3 +128,38 @@ def test_lay_and_record_wordings_name_one_finding(lay, term):
 def test_lps_is_lipase(lower_gi_bleed):
     case = lower_gi_bleed.model_copy(update={"tests": [Result(name="生化", result="脂肪酶 2860U/L")]})
     assert _problems(case, "LPS 2860U/L。") == []
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("阿司匹林不是膝关节痛的合适止痛药。", "疼痛"),
+    ("阿司匹林也不是骨关节炎止痛的推荐药物。", "骨关节炎"),
+    ("合并未抗凝房颤，栓塞风险高。", "心房颤动"),
+    ("未规律治疗高血压。", "高血压"),
+])
+def test_a_negation_of_what_the_finding_qualifies_leaves_it_affirmed(text, term):
+    assert [f.polarity for f in analyze(text).findings if f.norm == term] == ["present"]
+
+
+@pytest.mark.parametrize(("text", "term"), [
+    ("患者不是腹痛，是胸痛。", "腹痛"),
+    ("否认高血压的病史。", "高血压"),
+])
+def test_a_denied_finding_stays_denied(text, term):
+    assert [f.polarity for f in analyze(text).findings if f.norm == term] == ["absent"]
+
+
+@pytest.fixture
+def membranous_nephropathy() -> Case:
+    return Case(
+        id="t-mn", source="synthetic", demographics=Demographics(sex="男", age=47),
+        chief_complaint="双下肢水肿1个月", hpi="患者1个月前出现双下肢水肿，否认肾病史。",
+        tests=[Result(name="肾活检", result="膜性肾病（Ⅱ期），PLA2R染色阳性。"),
+               Result(name="胃镜活检", result="腺癌，中分化。")],
+        diagnosis=["肾病综合征（特发性膜性肾病Ⅱ期）"],
+    )
+
+
+def test_a_bare_head_in_the_record_does_not_support_another_kind(membranous_nephropathy):
+    assert ("unsupported", "微小病变型肾病") in _problems(membranous_nephropathy, "肾活检为微小病变型肾病。")
+    # the record gives the kind's qualifier beside the head: it names it
+    assert _problems(membranous_nephropathy, "胃镜活检为中分化腺癌。") == []
