@@ -39,7 +39,7 @@ from medsim.text.match import (
 NAME = "diagnosis_match"
 ECHO_MIN_CHARS = 8  # a diagnosis that is 8+ characters of the patient's words, word for word, is an echo
 _HEDGE = re.compile(r"^(?:初步诊断|主要诊断|诊断|考虑|疑似|可能为|可能是|可能|拟诊|首先考虑|倾向于?)[:：为是]?")
-_BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
+BRACKETED = re.compile(r"[（(]([^（()）]*)[)）]")  # a bracketed qualifier: 脑出血（右侧基底节区）
 
 
 def diagnosis_items(raw: object) -> list[str]:
@@ -47,7 +47,7 @@ def diagnosis_items(raw: object) -> list[str]:
     if isinstance(raw, list):
         texts = [str(r) for r in raw]
     else:
-        text = _BRACKETS.sub("", str(raw or ""))
+        text = BRACKETED.sub("", str(raw or ""))
         text = re.sub(r"(?<=\S)\s*(?=\d+[.、)）]\s*\S)", "\n", text)
         texts = re.split(r"[\n、;；,，]|以及|合并|伴", text)
     items = []

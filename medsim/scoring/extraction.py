@@ -26,6 +26,7 @@ from typing import Any
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import unparsed
+from medsim.scoring.diagnosis_match import BRACKETED
 from medsim.scoring.set_f1 import prf
 from medsim.sim.answer import coerce_bool, coerce_list
 from medsim.text.match import (
@@ -49,7 +50,6 @@ _AGE = re.compile(r"^(\d+(?:\.\d+)?)(岁|周岁|个月|月|天|日)?$")
 
 
 CRITICAL_CHARGE = 0.25
-_BRACKET = re.compile(r"[（(]([^（()）]*)[)）]")
 _SEVERAL = re.compile(r"[？?/／]|或者?|还是")
 _HEDGES = re.compile(r"待病理证实|待证实|待排除?|可能性大|可能|考虑|疑似|倾向|所致|引起|[？?]")
 _NONE_STATEMENT = re.compile(r"^(?:无|否认|没有|未发现|未诉|未见|不详)(?:已知|明确|明显)?(?:的)?"
@@ -96,7 +96,7 @@ def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None) -> tup
     side = case_side(gold, alternatives_gold or "")
     if side_conflict(full, side):
         return 0.0, "wrong side"
-    core = _BRACKET.sub("", full).strip()
+    core = BRACKETED.sub("", full).strip()
     if len([x for x in _SEVERAL.split(core) if normalize(x)]) > 1:
         return 0.0, "several diagnoses"
     nots = alternatives_gold.get("not") if isinstance(alternatives_gold, dict) else None
@@ -106,10 +106,10 @@ def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None) -> tup
         return 1.0, "term"
     if conflicting(normalize(full), normalize(gold)):
         return 0.0, "conflicting qualifier"
-    if not any(match_term(core, g, side=side).ok for g in (gold, _BRACKET.sub("", str(gold)), alternatives_gold) if g):
+    if not any(match_term(core, g, side=side).ok for g in (gold, BRACKETED.sub("", str(gold)), alternatives_gold) if g):
         return 0.0, "other disease"
     gold_text = normalize(gold)
-    for q in _BRACKET.findall(full):
+    for q in BRACKETED.findall(full):
         for part in re.split(r"[，,、;；]", q):
             bare = normalize(_HEDGES.sub("", part)).rstrip("级型期")
             if bare and bare not in gold_text and not match_term(part, gold).ok:

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from medsim.text.match import _lexicon, normalize
+from medsim.text.lexicon import get_lexicon
+from medsim.text.match import normalize
 from medsim.text.measures import frequency
 from medsim.text.patterns import FREQ_PATTERN
 
@@ -53,7 +54,7 @@ class Dose:
 
 @cache
 def _drug_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
-    lex = _lexicon()
+    lex = get_lexicon()
     canon: dict[str, str] = {}
     for name in lex.terms("drug"):
         for form in (name, *lex.aliases(name)):

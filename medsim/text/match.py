@@ -664,16 +664,18 @@ def match_sets(pred: list[Any], gold: list[Any], *, side: set[str] | None = None
         parts = split_compound(p)
         if len(parts) > 1:
             hits = {}
+            # 无需送检痰培养和血培养: the whole item denies its parts, so a part it denies names nothing
+            affirmed = {part: find_point(str(p), part).met for part in parts}
             for part in parts:
                 js = [j for j, g in enumerate(gold) if match_term(part, g, side=side, **kw).ok]
-                if js and find_point(str(p), part).met:  # 无需送检痰培养和血培养: the whole item denies its parts
+                if js and affirmed[part]:
                     hits[part] = js
             distinct = {j for js in hits.values() for j in js}
             if len(hits) >= 2 and len(distinct) >= 2:
                 units += [(part, [part]) for part in hits]
                 continue
         # matched whole or by its best part — a part the whole item denies is not offered
-        kept = [part for part in parts if find_point(str(p), part).met] if len(parts) > 1 else []
+        kept = [part for part in parts if affirmed[part]] if len(parts) > 1 else []
         units.append((p, [p, *kept]))
     cands = []
     for i, (_, texts) in enumerate(units):
