@@ -4,8 +4,12 @@
     python bench/patient_reply_check.py --md       # the same pairs as markdown, for a reviewer
     python bench/patient_reply_check.py --md --out docs/reply_check.md
     python bench/patient_reply_check.py --transcripts   # the three dialect consultations, as markdown
+    python bench/patient_reply_check.py --set tests/sim/data/reply_check2.yaml --md --out docs/reply_check2.md
 
-The questions and cases are in tests/sim/data/reply_check.yaml; every question goes to a fresh
+The questions and cases are in tests/sim/data/reply_check.yaml (questions written by the patient
+engineer, asked of every case) or, with ``--set``, a file whose cases carry their own questions
+(reply_check2.yaml: written by an independent reviewer who saw only each patient's age, sex, job and
+chief complaint; its pairs are written beside it as reply_check2.jsonl). Every question goes to a fresh
 patient, so each (case, question, reply) row can be judged alone. The markdown gives, per case,
 what the patient may know (the record sections it speaks from, never exam or test results),
 then a table of question | topics heard | reply, with a column left blank for the reviewer's
@@ -47,9 +51,11 @@ def collect(set_path: Path = SET) -> list[dict]:
     data = yaml.safe_load(set_path.read_text(encoding="utf-8"))
     rows = []
     for entry in data["cases"]:
-        loaded = get_scenario(entry["scenario"])
-        case = loaded.case(entry["case"])
-        for number, question in enumerate(data["questions"], 1):
+        # either {scenario, case} with the file's shared questions, or {key: scenario/case, questions}
+        scenario_id, case_id = entry["key"].split("/") if "key" in entry else (entry["scenario"], entry["case"])
+        loaded = get_scenario(scenario_id)
+        case = loaded.case(case_id)
+        for number, question in enumerate(entry.get("questions") or data["questions"], 1):
             patient = make_patient("rule", loaded.scenario, case, seed=0)
             asyncio.run(patient.opening())
             reply = asyncio.run(patient.reply(question, []))
@@ -148,6 +154,7 @@ def main() -> None:
     parser.add_argument("--md", action="store_true", help="print the pairs as markdown for a reviewer")
     parser.add_argument("--out", type=Path, help="write the markdown here instead of stdout")
     parser.add_argument("--no-save", action="store_true", help="do not rewrite reply_check.jsonl")
+    parser.add_argument("--set", type=Path, default=SET, help="the question set (default reply_check.yaml)")
     parser.add_argument("--transcripts", action="store_true", help="print the three dialect consultations as markdown")
     args = parser.parse_args()
     if args.transcripts:
@@ -157,9 +164,10 @@ def main() -> None:
         else:
             print(text)
         return
-    rows = collect()
+    rows = collect(args.set)
+    out = OUT if args.set.resolve() == SET.resolve() else args.set.with_suffix(".jsonl")
     if not args.no_save:
-        OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     if args.md:
         text = markdown(rows)
         if args.out:
@@ -171,7 +179,7 @@ def main() -> None:
     for key, value in counts(rows).items():
         print(f"{key:24} {value}")
     if not args.no_save:
-        print(f"pairs written to {OUT.relative_to(REPO)}")
+        print(f"pairs written to {out.resolve().relative_to(REPO)}")
 
 
 if __name__ == "__main__":
