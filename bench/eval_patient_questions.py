@@ -8,6 +8,8 @@
     python bench/eval_patient_questions.py --sample t1     # T1-T3: training labels of the topic model (measured once first)
     python bench/eval_patient_questions.py --rules ...     # the rules alone, without the learned topic model
     python bench/eval_patient_questions.py --sample d      # the lead's held-out sample (labels added by the lead)
+    python bench/eval_patient_questions.py --sample e1     # sample E as annotator 1 labelled it (e2: annotator 2)
+    python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -16,6 +18,9 @@ run. A was measured once, then tuned on; B is never tuned on (its misses are not
 T1, T2, T3 (300 each, pool[700:1600], drawn by sample_d.py) were labelled by three more
 annotators as training data for the learned topic model (bench/train_topic_model.py); D
 (pool[1600:1850]) is held out by the lead and is never printed, dumped or trained on here.
+E (pool[1850:2150], drawn by sample_e.py) was labelled by two more annotators, each without the
+other's file, and committed before any run: held out like D, and the two label sets say how far
+two people who read the same TOPICS.md agree, a ceiling for any classifier's strict figure.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -47,12 +52,12 @@ from medsim.sim.topics import TOPICS, classify, classify_rules  # noqa: E402
 DATA = REPO / "tests" / "sim" / "data" / "imcs21"
 DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
 NOT_HISTORY = frozenset({"greeting", "ending"})
-SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d")
+SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2")
 # never tuned on: their misses are not printed
-UNTOUCHED = ("b", "c", "d")
+UNTOUCHED = ("b", "c", "d", "e1", "e2")
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
-               "t3": (1300, 1600), "d": (1600, 1850)}
+               "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150)}
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -126,7 +131,7 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 def acts(with_b: bool, rules_only: bool = False) -> None:
     # the untouched samples' requests stay out while tuning (B unless --with-b; C and D always)
     rows = pool()
-    skip_slices = [POOL_SLICES["c"], POOL_SLICES["d"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["c"], POOL_SLICES["d"], POOL_SLICES["e1"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
@@ -141,9 +146,37 @@ def acts(with_b: bool, rules_only: bool = False) -> None:
     total = sum(c["n"] for c in by_act.values())
     ok = sum(c["ok"] for c in by_act.values())
     print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
-          f"{'  [C, D left out]' if with_b else '  [samples B, C, D left out]'}")
+          f"{'  [C, D, E left out]' if with_b else '  [samples B, C, D, E left out]'}")
     for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
+
+
+def agreement(rules_only: bool = False) -> None:
+    """Sample E: how often the two annotators give the same topic set, and how often medsim gives
+    each one's set (and either one's)."""
+    first, second = load("e1"), load("e2")
+    if [x["i"] for x in first] != [x["i"] for x in second]:
+        sys.exit("error: labels_e1.yaml and labels_e2.yaml do not hold the same items in the same order")
+    classify_fn = classify_rules if rules_only else classify
+    n = len(first)
+    humans = medsim_e1 = medsim_e2 = either = both_agree = medsim_on_agreed = 0
+    for a, b in zip(first, second):
+        got = set(classify_fn(a["q"]).topics)
+        ta, tb = set(a["topics"]), set(b["topics"])
+        humans += ta == tb
+        medsim_e1 += got == ta
+        medsim_e2 += got == tb
+        either += got in (ta, tb)
+        if ta == tb:
+            both_agree += 1
+            medsim_on_agreed += got == ta
+    print(f"IMCS-21 sample E ({n} doctor requests, two annotators){'  [rules alone]' if rules_only else ''}")
+    print(f"  annotator 1 vs annotator 2, same topic set: {humans / n:.3f} ({humans}/{n})")
+    print(f"  medsim strict vs annotator 1: {medsim_e1 / n:.3f}; vs annotator 2: {medsim_e2 / n:.3f}; "
+          f"vs either: {either / n:.3f}")
+    if both_agree:
+        print(f"  on the {both_agree} requests where the annotators agree: medsim strict "
+              f"{medsim_on_agreed / both_agree:.3f} ({medsim_on_agreed}/{both_agree})")
 
 
 def main() -> None:
@@ -152,10 +185,14 @@ def main() -> None:
     parser.add_argument("--rules", action="store_true", help="the topic rules alone, without the learned model")
     parser.add_argument("--misses", action="store_true", help="print every miss (sample A only)")
     parser.add_argument("--acts", action="store_true", help="dialogue-act consistency over all distinct requests")
+    parser.add_argument("--agreement", action="store_true", help="sample E: annotators against each other and medsim")
     parser.add_argument("--with-b", action="store_true", help="--acts: include sample B's requests")
     args = parser.parse_args()
     if args.acts:
         acts(args.with_b, args.rules)
+        return
+    if args.agreement:
+        agreement(args.rules)
         return
     result = score(load(args.sample), args.rules)
     sh, st = result["symptoms_n"]
