@@ -17,6 +17,7 @@ from medsim.scoring import (  # noqa: F401  (imported to register)
     safety,
     set_f1,
     similarity,
+    summary_diagnosis,
     triage,
 )
 

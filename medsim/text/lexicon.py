@@ -196,6 +196,11 @@ def _load(folder: Path) -> Lexicon:
     return lex
 
 
+# a head term written after one of these names its opposite (非小细胞肺癌, 不稳定型心绞痛); 无 and 未
+# do not (无痛胃镜 is a 胃镜, 无创通气 a 通气)
+_NEGATING_PREFIX = frozenset("非不")
+
+
 def _load_external(lex: Lexicon, path: Path) -> None:
     """Names marked in public NER train data, typed; medsim's own entries win on a clash."""
     if not path.exists():
@@ -211,6 +216,8 @@ def _load_external(lex: Lexicon, path: Path) -> None:
         canon = name
         for i in range(1, len(k) - 1):
             own = lex.entries.get(k[i:])
+            if own is not None and k[i - 1] in _NEGATING_PREFIX:
+                break  # 非手术治疗 is not a 手术, 慢性非萎缩性胃炎 not a 萎缩性胃炎: the name stands alone
             if own is not None and _key(own[0]) not in lex.external:
                 canon, type_ = own[0], own[1][0]
                 break

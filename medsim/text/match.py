@@ -386,7 +386,8 @@ _CONFLICTS = (
     ("高", "低"),
     ("stemi=st段抬高", "nstemi=非st段抬高"),
     ("甲亢=甲状腺功能亢进", "甲减=甲状腺功能减退"),
-    ("病毒性", "细菌性", "真菌性"),
+    ("病毒性", "细菌性", "真菌性", "阿米巴", "支原体", "结核性"),
+    ("单纯性", "化脓性", "坏疽性"),
     ("浸润性", "非浸润性"),
     ("甲型=甲流=甲肝", "乙型=乙流=乙肝", "丙型=丙肝", "丁型=丁肝", "戊型=戊肝"),
     ("射血分数降低=hfref", "射血分数保留=hfpef", "射血分数轻度降低=射血分数中间值=hfmref"),
@@ -528,9 +529,20 @@ def contained_form(item: str, gold: str) -> str | None:
         if len(form) < 2 or form in _GENERIC:
             continue
         for text in (item, rewritten):
-            if form in text and one_concept(text, form):
+            if form in text and _named_not_opposite(text, form) and one_concept(text, form):
                 return form
     return None
+
+
+def _named_not_opposite(text: str, form: str) -> bool:
+    """``form`` occurs in ``text`` at least once not as the tail of its opposite (非手术治疗 holds
+    手术, 非小细胞肺癌 holds 小细胞肺癌, and neither names it)."""
+    at = text.find(form)
+    while at >= 0:
+        if not (at and text[at - 1] == "非"):
+            return True
+        at = text.find(form, at + 1)
+    return False
 
 
 def _subsequence(short: str, long: str) -> bool:
@@ -642,8 +654,10 @@ def excluded_by(norm_item: str, nots: list[str]) -> str | None:
 
 
 def split_compound(item: str) -> list[str]:
-    """A compound list item as its parts: 袖式切除+淋巴结清扫 → both; 尼卡地平降压，目标130–140 → both."""
-    parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、]|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
+    """A compound list item as its parts: 袖式切除+淋巴结清扫 → both; 尼卡地平降压，目标130–140 → both;
+    NOAC抗凝（CHA2DS2-VASc 4分） → both."""
+    # a bracket is a part too: NOAC抗凝（CHA2DS2-VASc 4分） names the score as well as the drug
+    parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、（）()]|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
     return [p for p in parts if p and normalize(p)]
 
 
