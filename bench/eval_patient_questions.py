@@ -18,7 +18,7 @@ run. A was measured once, then tuned on; B is never tuned on (its misses are not
 T1, T2, T3 (300 each, pool[700:1600], drawn by sample_d.py) were labelled by three more
 annotators as training data for the learned topic model (bench/train_topic_model.py); D
 (pool[1600:1850]) is held out by the lead and is never printed, dumped or trained on here.
-E (pool[1850:2150], drawn by sample_e.py) was labelled by two more annotators, each without the
+E (pool[1850:2150], drawn by sample_more.py) was labelled by two more annotators, each without the
 other's file, and committed before any run: held out like D, and the two label sets say how far
 two people who read the same TOPICS.md agree, a ceiling for any classifier's strict figure.
 
@@ -160,7 +160,7 @@ def agreement(rules_only: bool = False) -> None:
     classify_fn = classify_rules if rules_only else classify
     n = len(first)
     humans = medsim_e1 = medsim_e2 = either = both_agree = medsim_on_agreed = 0
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         got = set(classify_fn(a["q"]).topics)
         ta, tb = set(a["topics"]), set(b["topics"])
         humans += ta == tb
