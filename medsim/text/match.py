@@ -779,7 +779,10 @@ def _advice_rewrites() -> tuple[re.Pattern[str] | None, dict[str, str]]:
 
 
 # The object said first (烟要戒掉, 酒最好戒了): the instruction in its usual order.
-_FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必须|也要|也得|就)?(?:戒掉|戒了|戒)(?![烟酒])"), r"戒\1"),)
+# Not together, with what it is not taken with said between (钙片不能跟它一起吃, 别和牛奶同时喝): the
+# instruction to keep two things apart, as its points write it (不能一起, 不要同时).
+_FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必须|也要|也得|就)?(?:戒掉|戒了|戒)(?![烟酒])"), r"戒\1"),
+            (re.compile(r"(不要|不能|别|不宜|避免|不可)(?:跟|和|与|同)[^，。；,;！!？?]{1,10}?(一起|同时)"), r"\1\2"))
 
 
 def rewrite_equivalents(norm_text: str) -> str:

@@ -227,9 +227,23 @@ def test_a_negating_prefix_is_the_opposite_diagnosis_not_a_contained_one() -> No
     ("每天多下地走走。", "下床活动|早期活动"),
     ("一个月内先别打球、跑步、搬重东西。", "避免剧烈运动"),
     ("停药一个月后回来做吹气试验。", "复查呼气试验|尿素呼气试验"),
+    ("钙片不能跟它一起吃，放到午饭后。", "分开|不要同时|不能一起"),  # not together, the other thing between
+    ("早上一起床、什么都没吃之前吞下去。", "空腹|晨起"),
 ])
 def test_advice_in_a_patients_words_meets_the_point(layer, text, point):
     assert find_point(text, point).met
+
+
+def test_treatments_in_plain_words_and_abbreviations_name_the_gold_element():
+    from medsim.text.match import match_term
+
+    assert match_term("杀幽门螺杆菌", "根除幽门螺杆菌|四联|铋剂").ok
+    assert match_term("急诊HD", "血液透析|透析|肾脏替代").ok
+    assert match_term("NaHCO3纠酸", "碳酸氢钠|纠正酸中毒").ok
+
+
+def test_taking_two_things_together_is_not_keeping_them_apart(layer):
+    assert not find_point("钙片可以和它一起吃。", "分开|不要同时|不能一起").met
 
 
 @pytest.mark.parametrize(("text", "point"), [
