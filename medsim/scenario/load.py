@@ -366,12 +366,15 @@ def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
 
 
 def _element_ok(value: Any) -> bool:
-    if not isinstance(value, dict) or "any" not in value or set(value) - {"any", "optional", "not", "why"}:
+    if not isinstance(value, dict) or "any" not in value or set(value) - {"any", "optional", "decisive", "not", "why"}:
         return False
+    if value.get("optional") and value.get("decisive"):
+        return False  # an element a plan may leave out cannot be the one it turns on
     alts = value["any"]
     nots = value.get("not", [])
     return (isinstance(alts, str) or isinstance(alts, list) and all(isinstance(a, str) for a in alts)) and \
-        isinstance(value.get("optional", False), bool) and isinstance(nots, list) and \
+        isinstance(value.get("optional", False), bool) and isinstance(value.get("decisive", False), bool) and \
+        isinstance(nots, list) and \
         all(isinstance(n, str) for n in nots)
 
 
@@ -384,9 +387,10 @@ def _gold_type_ok(value: Any, type_name: str) -> bool:
         return isinstance(value, bool)
     if type_name == "list[str]":
         # an element is a string ("A|B" alternatives) or {any: "A|B" | [A, B], optional: true, why: …}
+        # or {any: …, decisive: true, why: …}
         return isinstance(value, list) and all(isinstance(v, str) or _element_ok(v) for v in value)
     # a one-answer field: "A|B", or {any: …, not: […]} (qualifiers that make an answer wrong)
-    return isinstance(value, str) or _element_ok(value) and "optional" not in value
+    return isinstance(value, str) or _element_ok(value) and "optional" not in value and "decisive" not in value
 
 
 def _phi_warnings(cases: list[Case], located: Located, display: str, case_loc: tuple) -> list[Problem]:

@@ -59,6 +59,7 @@ class Element:
     text: str  # alternatives joined by |
     optional: bool = False
     excluded: tuple[str, ...] = ()  # qualifiers an answer item must not name (not: [左侧, Stanford A型])
+    decisive: bool = False  # the element the work-up or plan turns on: leaving it out is a wrong answer
 
     @property
     def gold(self) -> object:
@@ -68,7 +69,7 @@ class Element:
 
 def elements(gold: Any) -> list[Element]:
     """A gold list as elements: each a string ``A|B`` or ``{any: A|B or [A, B], optional: true,
-    not: [qualifiers that make an item wrong]}``."""
+    not: [qualifiers that make an item wrong]}`` or ``{any: …, decisive: true}``."""
     if gold is None:
         return []
     if not isinstance(gold, list):
@@ -78,7 +79,8 @@ def elements(gold: Any) -> list[Element]:
         if isinstance(g, dict):
             alts = g.get("any", "")
             text = "|".join(alts) if isinstance(alts, list) else str(alts)
-            out.append(Element(text, bool(g.get("optional", False)), tuple(g.get("not") or ())))
+            out.append(Element(text, bool(g.get("optional", False)), tuple(g.get("not") or ()),
+                               bool(g.get("decisive", False))))
         elif str(g).strip():
             out.append(Element(str(g)))
     return out

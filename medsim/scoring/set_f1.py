@@ -9,7 +9,9 @@ nothing), compound items (A+B) meeting several elements, repeated items counted 
 beyond what the case needs cost precision; an item that would meet a gold element on the other side
 (左侧腹股沟超声 for a right-sided hernia) is a stated error and charges the value ×0.25, as does an order at the wrong site in place of a
 needed one (胸部CT where the needed 腹部CT is missing: same modality, another site), or an item that
-says no to a needed element (暂不手术, 全程禁止补钾).
+says no to a needed element (暂不手术, 全程禁止补钾). A gold element a reviewer marked
+``decisive: true`` (the test the work-up turns on, the measure the plan turns on) left out charges
+×0.25 too: a work-up without it is one a physician would not sign.
 
 precision = matched items / items; recall = matched required elements / required elements, each
 element weighted by how specific it is to the case (``specificity_weights``: 血常规, which nearly every
@@ -37,6 +39,7 @@ from medsim.text.match import (
 
 NAME = "set_f1"
 WRONG_SIDE_CHARGE = 0.25  # an order on the wrong side is a stated error, worse than a missing one
+DECISIVE_MISSED_CHARGE = 0.25  # a work-up without the test it turns on is a wrong work-up, not 80% of a right one
 
 
 def prf(n_match: float, n_pred: int, n_gold: int) -> tuple[float, float, float]:
@@ -81,8 +84,13 @@ def set_scores(pred: list[str], gold_list: object, *, side: set[str] | None = No
                 and not any(find_point(item, e.gold).met for item in pred)]
     if wrong_side or wrong_site or opposite:
         f *= WRONG_SIDE_CHARGE
+    # the test the work-up turns on, the measure the plan turns on, left out (a reviewer's mark)
+    decisive_missed = [e.text for e in els if e.decisive and e.text in missed]
+    if decisive_missed:
+        f *= DECISIVE_MISSED_CHARGE
     return {"precision": p, "recall": r, "f1": f, "n_items": n_items, "wrong_side": wrong_side,
             "wrong_site": [f"{a} → {b}" for a, b in wrong_site], "opposite": opposite,
+            "decisive_missed": decisive_missed,
             "matched": [{"pred": a, "gold": b, "how": h, "optional": b in optional} for a, b, h in pairs],
             "extra": extra, "missed": [m for m in missed if m not in optional],
             "optional_missed": [m for m in missed if m in optional]}
@@ -111,6 +119,8 @@ def score_set_f1(inp: ScoreInput) -> Score:
         reasons.append(f"侧别错误：{'；'.join(d['wrong_side'])}，×{WRONG_SIDE_CHARGE}")
     if d["opposite"]:
         reasons.append(f"否定了所需处置：{'；'.join(o.split('|')[0] for o in d['opposite'])}，×{WRONG_SIDE_CHARGE}")
+    if d["decisive_missed"]:
+        reasons.append(f"遗漏关键要素：{'；'.join(m.split('|')[0] for m in d['decisive_missed'])}，×{DECISIVE_MISSED_CHARGE}")
     if d["wrong_site"]:
         reasons.append(f"部位错误（代替了所需检查）：{'；'.join(d['wrong_site'])}，×{WRONG_SIDE_CHARGE}")
     return Score(NAME, d["f1"], reasons, d)

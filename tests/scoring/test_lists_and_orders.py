@@ -349,3 +349,32 @@ def test_set_f1_an_item_that_says_no_to_a_needed_element_is_an_opposite():
     cultures = case(gold={"treatment": ["左氧氟沙星", "痰培养|血培养"]})
     denied = run("set_f1", cultures, transcript({"treatment": ["左氧氟沙星", "无需送检痰培养和血培养"]}), {"field": "treatment"})
     assert not any(m["gold"].startswith("痰培养") for m in denied.details["matched"])  # the item denies its parts
+
+
+# ----------------------------------------------------------------- decisive elements
+
+PE_TESTS = ["D-二聚体", {"any": "CT肺动脉造影|CTPA", "decisive": True, "why": "确诊或排除肺栓塞"},
+            "下肢静脉超声", "血气分析", "心电图", "肌钙蛋白"]
+
+
+def _tests(pred):
+    sc = scenario(answer={"format": "json", "fields": {"tests": "list[str]"}}, scoring=["set_f1"])
+    return run("set_f1", case(gold={"tests": PE_TESTS}), transcript({"tests": pred}), sc=sc)
+
+
+def test_leaving_out_the_decisive_test_is_a_wrong_work_up():
+    full = _tests(["D-二聚体", "CTPA", "双下肢静脉超声", "动脉血气", "心电图", "肌钙蛋白"])
+    without = _tests(["D-二聚体", "双下肢静脉超声", "动脉血气", "心电图", "肌钙蛋白"])
+    without_other = _tests(["D-二聚体", "CTPA", "双下肢静脉超声", "心电图", "肌钙蛋白"])
+    assert full.value == 1.0
+    assert without.details["decisive_missed"] == ["CT肺动脉造影|CTPA"] and without.value < 0.3
+    assert "遗漏关键要素" in " ".join(without.reasons)
+    assert without_other.value > 0.7  # another element left out costs its share only
+
+
+def test_an_element_cannot_be_both_optional_and_decisive():
+    from medsim.scenario.load import _gold_type_ok
+
+    assert _gold_type_ok([{"any": "CTPA", "decisive": True}], "list[str]")
+    assert not _gold_type_ok([{"any": "CTPA", "decisive": True, "optional": True}], "list[str]")
+    assert not _gold_type_ok([{"any": "CTPA", "decisive": "yes"}], "list[str]")
