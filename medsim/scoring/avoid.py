@@ -65,13 +65,17 @@ def _recommends(text: str, alt: str) -> bool:
         at = clause.lower().find(alt.lower())
         if at < 0:
             continue
-        before = clause[:at]
+        before, after = clause[:at], clause[at + len(alt):]
+        if _CAUSED.search(after):
+            continue  # 这次出血是吃布洛芬引起的: what caused it, not advice
         if _RECOMMEND.search(before) and not _HISTORY.search(before) and not _CONDITIONAL.search(clause) \
                 and not _EXPLAINS.search(text[text.find(clause) + len(clause):][:16]) and find_point(clause, alt).met:
             return True
     return False
 
 
+# the clause says what the drug caused (…吃布洛芬引起的, 布洛芬所致): the history, told
+_CAUSED = re.compile(r"引起|导致|所致|造成|诱发|引发|惹的祸")
 _CONDITIONAL = re.compile(r"如果|如若|假如|倘若|万一|一旦|若|如(?!何|下|此|同|实|今)")
 # the next words tell what it would do — an explanation of the danger, not advice: …服用阿司匹林，可能诱发瑞氏综合征
 _EXPLAINS = re.compile(r"^[，,]?\s*(?:可能|会|可致|可导致|导致|诱发|引起|易致|增加|使)")

@@ -25,6 +25,7 @@ def test_recommending_an_unsafe_drug_scores_zero(advice):
     "以后布洛芬、双氯芬酸这类止痛药都别吃了。",
     "患者自行服用布洛芬后出现黑便。",  # history told, not advised
     "布洛芬属于非甾体抗炎药，会加重水钠潴留。",  # explained
+    "这次出血是溃疡加上吃布洛芬引起的，以后这类药都别吃了。",  # what caused it, told
 ])
 def test_warning_against_it_or_telling_the_history_does_not(advice):
     assert _avoid(advice).value == 1.0
