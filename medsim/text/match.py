@@ -896,10 +896,16 @@ def _blank(text: str, phrases: tuple[str, ...]) -> str:
     return text
 
 
+# a verb with a potential complement (吃不下, 睡不着, 受不了, 躺不平): its 不 says what cannot be done,
+# it forbids nothing after it (生病吃不下饭时可以暂停胰岛素 allows the pause)
+_POTENTIAL = re.compile(r"(?:吃|喝|咽|吞|睡|受|走|喘|躺|坐|憋|记|看|听|说|想|起|停|止|忍|吃饭)不(?:下|进|着|了|动|上|过|平|住|清|好|起|来)")
+
+
 def _negated_fallback(prefix: str) -> bool:
-    """Does a prohibition cue in ``prefix`` reach its end? Pseudo-negations are blanked first; a
-    cue followed by 用于 governs the act, not the population named after it."""
-    prefix = _blank(prefix, _PSEUDO)
+    """Does a prohibition cue in ``prefix`` reach its end? Pseudo-negations and potential
+    complements (吃不下) are blanked first; a cue followed by 用于 governs the act, not the population
+    named after it."""
+    prefix = _POTENTIAL.sub(lambda m: " " * len(m.group(0)), _blank(prefix, _PSEUDO))
     for cue in prohibition_cues():
         at = prefix.find(cue)
         while at >= 0:
