@@ -186,7 +186,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     # one pass, longest match first, so a replacement is never replaced again
     out = _pattern().sub(lambda m: table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
-    out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时)无", r"\1没有", out)
+    out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|\d+(?:个)?(?:年|月|周|天))无", r"\1没有", out)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|周|天)未", r"\1没", out)
     out = re.sub(r"(?<![最])近(\d+)(周|天|个月|月|年)", r"最近\1\2", out)
     out = re.sub(r"从未", "从来没", out)
@@ -235,6 +235,20 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
+    # amounts and ranges the way people say them (量多于月经量, 7～8口/天, 血压波动于145–150/95mmHg)
+    text = re.sub(r"量?多于(\S{1,4}?)量", r"量比\1量还多", text)
+    text = re.sub(r"量?少于(\S{1,4}?)量", r"量比\1量少", text)
+    text = re.sub(r"(\d+)\s*[～~\-–—]\s*(\d+)\s*(口|次|片|支|根)\s*[/／]\s*(天|日)", r"一天\1到\2\3", text)
+    text = re.sub(r"(\d+)\s*(口|次|片|支|根)\s*[/／]\s*(天|日)", r"一天\1\2", text)
+    text = re.sub(r"波动于(.+?)(mmhg)?$", r"一般在\1左右", text, flags=re.IGNORECASE)
+    text = re.sub(r"(\d+)[–—～~](\d+)(?=/)", r"\1到\2", text)
+    text = re.sub(r"[（(]\s*\d+\s*包年\s*[）)]|，?\d+\s*包年", "", text)  # a pack-year figure is the doctor's sum
+    text = re.sub(r"吸烟指数\s*\d+\s*年支", "抽了很多年了", text)
+    text = re.sub(r"^(无|否认)(.+?)长期接触史$", r"没长期接触过\2", text)
+    text = re.sub(r"^(有)?(.+?)长期接触史$", r"长期接触过\2", text)
+    text = re.sub(r"解(\S{1,2}?)色?成形便(\d+)次", r"解了\2次大便，\1色的，成形", text)
+    text = re.sub(r"^为(?=\S)", "是", text)  # 为糊状或稀水样便 / 为全程血尿: the clause's subject is the one before
+    text = re.sub(r"(\d+)(个)?月余", r"\1个多月", text)
     text = re.sub(r"有“?([^“”]+?)”?手术史", r"做过\1手术", text)
     text = re.sub(r"^(.+?)(改良)?(切除|根治|修补|置换|成形|摘除)?术后(\d+(个)?(天|周|月|年))$", r"\4前做了\1\3手术", text)
     text = re.sub(r"因无(\S+?)未(处理|治疗|用药)", r"因为没\1，就没\2", text)
@@ -249,7 +263,8 @@ def _before_table(text: str) -> str:
 # slips the word-by-word table can leave behind
 _TIDY = ((r"全身浑身|浑身全身", "浑身"), (r"起起", "起"), (r"还有还有", "还有"), (r"了了", "了"), (r"开始开始", "开始"),
          (r"还有(出|开始|觉得|有点|一直|偶尔|一阵|老是|时不时)", r"还\1"), (r"(手脚|胳膊|腿)浑身没劲", r"\1没劲"), (r"[，,]{2,}", "，"), (r"[（(]\s*[）)]", ""),
-         (r"^[，、]+|[，、]+$", ""), (r"、，|，、", "，"), (r"有没有", "没有"))
+         (r"^[，、]+|[，、]+$", ""), (r"、，|，、", "，"), (r"有没有", "没有"),
+         (r"没有瘦了", "没瘦"), (r"没有出了一身(大)?汗", "没出什么汗"), (r"是是", "是"))
 
 
 def tidy(text: str) -> str:

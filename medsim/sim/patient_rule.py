@@ -18,7 +18,7 @@ import random
 import re
 import string
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, leak, textlink, vocab
@@ -37,11 +37,19 @@ class _Piece:
     content: bool = True  # False for 不清楚 / deflections
     keys: tuple[str, ...] = ()  # the question keys it answers (onset, associated:发热…)
     default: bool = False  # an answer the record gives by its silence (没有发烧, 平时睡得还行)
+    named: bool = False  # a statement the question names in its own words (not a topic's answer)
 
 
 _TIME = re.compile(r"(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(分钟|小时|天|日|周|个月|月|年)(余|多)?(前|以来|来)|"
                    r"今晨|今早|昨晚|昨天|昨日|今日|今天|前天|晨起|当天|夜间|半天前")
 _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
+# findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
+# another complaint
+_DETAIL_TERMS = frozenset({"血块", "排气"})
+_ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
+_BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
+_BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分娩|早产|流产")
+_DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
 _DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
@@ -73,6 +81,8 @@ _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
+_SELF_MED = re.compile(r"自用|自服|自行|(时|后)(自己)?(服|用|吃|含|喷)|需要时|必要时|prn", re.IGNORECASE)
+_CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|就诊|门诊|复查|随访")
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
 _TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
                      r"查|片子|镜|造影|血糖|血压")
@@ -81,8 +91,11 @@ _TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
 _BP_Q = re.compile(r"血压")
 _SUGAR_Q = re.compile(r"血糖")
 _SURGERY_Q = re.compile(r"手术|开刀|动过刀|开过刀|做过什么|切除")
-_HOSPITAL_Q = re.compile(r"住院|住过院")
+_HOSPITAL_Q = re.compile(r"住院|住过\S{0,3}院")
+_PAST_STAY_Q = re.compile(r"住过|住院过|几次院|以前\S{0,4}住院|有没有住院")
 _VACCINE_Q = re.compile(r"疫苗|接种")
+# an open question about illnesses, beside named ones (以前得过什么病？有高血压吗？)
+_OPEN_ILLNESS_Q = re.compile(r"什么病|啥病|哪些病|身体(咋样|怎么样|怎样|好不好)|基础病|慢性病|老毛病")
 _OPEN_PAST_Q = re.compile(r"什么病|啥病|身体|既往|以前|以往|得过|基础病|慢性病|老毛病")
 
 # general: sub-aspects (question words → record words)
@@ -140,7 +153,7 @@ class RulePatient:
         self.turn += 1
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
-        parsed = classify(question)
+        parsed = _without_context(classify(question), question)
         keys = self._keys(parsed)
         repeated = [k for k in keys if self.asked[k] > 0]
         self.asked.update(keys)
@@ -150,7 +163,11 @@ class RulePatient:
             for key, piece in zip(_topic_keys(topic, parsed, len(got)), got, strict=False):
                 piece.keys = piece.keys or key
             pieces += got
-        named = self._named(question) if parsed.topics != ["ending"] else []
+        # a question about the people around them (身边有人得过结核吗) is not answered from their own story
+        about_others = "past_history" in parsed.topics and _CONTACT_Q.search(question)
+        if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
+            pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
+        named = self._named(question) if parsed.topics != ["ending"] and not about_others else []
         # what each asked key drew out (a named statement another answer already tells still
         # answers its own key): information gathering tells a follow-up that got something new
         # from a question asked twice
@@ -159,7 +176,7 @@ class RulePatient:
             for key in p.keys:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
-        pieces = _merge(pieces, named)
+        pieces = _relevant(_merge(pieces, named, dict(self.hpi)), parsed, question)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -427,6 +444,11 @@ class RulePatient:
         return [_Piece(f"有{d}了", "chief_complaint", (cc,))] if d else []
 
     def _onset(self, question: str) -> list[_Piece]:
+        weeks = self._pregnant_weeks() if _DUE_Q.search(question) else None
+        if weeks:
+            left = 40 - weeks
+            due = f"，预产期还有差不多{left}周" if left > 0 else "，已经到预产期了"
+            return [_Piece(f"现在怀孕{weeks}周了{due}", "hpi", (f"孕{weeks}周",))]
         timed = [c for c, _ in self.hpi if _TIME.search(c) and not _DENIAL.match(c)]
         # the clause where the main complaint (the first the 主诉 names) begins
         cc = self.text("chief_complaint")
@@ -576,19 +598,23 @@ class RulePatient:
         visits = [c for c in clauses if _VISIT_C.search(c)]
         others = [c for c in clauses if c not in visits]
         doctor = bool(_DOCTOR_Q.search(question)) and not re.search(r"药", question)
+        # a visit another section tells (规律产检, 曾住院治疗): never 还没去医院看过
+        seen = [c for f in ("menstrual_obstetric_history", "past_history") for c in self._clauses(f)
+                if _CHECKED_C.search(c) and not _DENIAL.match(c)]
         if doctor:
             pieces = self._from("hpi", visits + others, 3) if visits else \
+                self._from(self._fields.get(seen[0], "past_history"), seen, 2) if seen else \
                 self._default("还没去医院看过") + self._from("hpi", others, 2)
         else:
             pieces = self._from("hpi", others + visits, 3)
         meds = self.text("medications")
-        if meds and _ACUTE_MED.search(meds):
+        if meds and (_ACUTE_MED.search(meds) or _SELF_MED.search(meds)):
             pieces += self._from("medications", self._clauses("medications"), 3)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
         if pieces:
             return pieces
-        if doctor:
+        if doctor and not seen:
             return self._default("还没去别的地方看过，直接来的这儿")
         return self._default("来之前没吃什么药，也没去别的地方看过")
 
@@ -603,7 +629,7 @@ class RulePatient:
             if clauses:
                 pieces += self._from("hpi", clauses, 2)
                 continue
-            if name == "appetite" and terms & {"恶心", "呕吐", "腹痛"}:
+            if name == "appetite" and terms & {"恶心", "呕吐"}:
                 pieces += self._default("恶心难受，不太想吃东西")
             elif name == "bowels" and terms & {"腹泻", "便秘", "黑便", "便血"}:
                 pieces += self._symptom_lines(terms & {"腹泻", "便秘", "黑便", "便血"})
@@ -627,6 +653,7 @@ class RulePatient:
         main = self._main_term()
         present = [c for c, _ in self.hpi if not _DENIAL.match(c) and not re.match(r"^(既往|以前|曾|平时)", c)
                    and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
+                           and f.term not in _DETAIL_TERMS
                            and not (main and _PAIN.search(main) and _PAIN.search(f.term)) for f in textlink.findings(c))]
         return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")
 
@@ -687,7 +714,9 @@ class RulePatient:
                     units[clause] = tuple(unit)
                     self._fields[clause] = field
         # a statement is recognised by all its words (近期照顾住院老伴，劳累 answers 近期劳累)
-        self._grams = {c: set().union(*(textlink.bigrams(lay.strip_narrator(x)) for x in u)) for c, u in units.items()}
+        # recognised by its record words and by the patient's (整泡尿都红 for 为全程血尿)
+        self._grams = {c: set().union(*(textlink.bigrams(lay.strip_narrator(x)) | _content_grams(self._say(x))
+                                        for x in u)) for c, u in units.items()}
         self._terms = {c: {t for t, _, _ in textlink.find_terms(c)} - {"疼痛"} for c in units}
         self._polar = {c: {f.term: f.polarity for f in textlink.findings(c)} for c in units}
         self._affirmed = {t for c in units for t, p in self._polar[c].items() if p == "present"}
@@ -701,15 +730,21 @@ class RulePatient:
         pieces: list[_Piece] = []
         for segment in re.split(r"[；;？?。！!\n]", question):
             hits = self._segment_hits(segment)
-            keys = tuple(self._keys(classify(segment))) if hits else ()
-            for clause in hits:
-                unit = self.units[clause]
-                pieces.append(_Piece(self._say_unit(unit), self._fields.get(clause), unit, keys=keys or ("named",)))
+            keys = tuple(self._keys(_without_context(classify(segment), segment))) if hits else ()
+            for clause, option_only in hits:
+                # an option the clause says (暗红) is answered by that clause, not its whole statement
+                unit = (clause,) if option_only else self.units[clause]
+                # a named item's key only for the clause that names it (暗红 does not answer 有没有血块)
+                own = tuple(k for k in keys if ":" not in k or k.split(":", 1)[1] in self._terms[clause]
+                            | set(self._polar[clause]))
+                pieces.append(_Piece(self._say_unit(unit), self._fields.get(clause), unit, keys=own or ("named",),
+                                     named=True))
         return pieces
 
-    def _segment_hits(self, segment: str) -> list[str]:
+    def _segment_hits(self, segment: str) -> list[tuple[str, bool]]:
         grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
-        terms = {t for t, _, _ in textlink.find_terms(segment)} - {"疼痛"}
+        # a finding named only as when (尿血的时候…) picks no clause
+        terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 3])} - {"疼痛"}
         relative = bool(_RELATIVE.search(segment))
         close_cc = not self.hpi  # with no hpi to tell, the complaint itself is the answer
         scored: list[tuple[int, str]] = []
@@ -725,9 +760,23 @@ class RulePatient:
             # a term the clause denies (因无发热未处理) answers it only if no clause affirms it
             shared_terms = {t for t in shared_terms if self._polar[clause].get(t) != "absent" or t not in self._affirmed}
             named = bool(shared_terms) and bool(_RELATIVE.search(clause)) == relative
-            if close or named:
-                scored.append((shared + 2 * named, clause))
-        return [c for _, c in sorted(scored, key=lambda h: -h[0])[:4]]
+            chosen = self._option_in(segment, clause)
+            if close or named or chosen:
+                scored.append((shared + 2 * named + 2 * chosen, clause, chosen and not (close or named)))
+        return [(c, only) for _, c, only in sorted(scored, key=lambda h: -h[0])[:4]]
+
+    def _option_in(self, segment: str, clause: str) -> bool:
+        """A choice question (鲜红的还是暗红的, 一直疼还是一阵一阵的) whose one option the clause says
+        (色暗红): the option's words, two characters or more, in the clause or its lay form."""
+        if not _CHOICE.search(segment):
+            return False
+        said = f"{clause}|{self._say(clause)}"
+        for option in _CHOICE.split(segment):
+            option = _OPTION_NOISE.sub("|", option)
+            for word in re.split(r"\|+", option):
+                if 2 <= len(word) <= 6 and word not in _WEAK and not _NOT_OPTION.search(word) and word in said:
+                    return True
+        return False
 
     def _say_unit(self, unit: tuple[str, ...]) -> str:
         # a clause that opens with 伴 continues a sentence; alone it starts plainly
@@ -743,35 +792,67 @@ class RulePatient:
         return [_Piece(said, field, tuple(sources))]
 
     def _past(self, question: str, conditions: list[str]) -> list[_Piece]:
-        pieces: list[_Piece] = [self._condition("past_history", c) for c in conditions if c not in ("手术", "输血", "外伤")]
+        demo = self.case.demographics
+        if _ABORTION_Q.search(question) and demo and demo.sex == "女" and demo.age_years >= 12:
+            return self._women("obstetric", question)
+        if _CONTACT_Q.search(question):
+            return self._contacts(question, conditions)
+        conditions = [c for c in conditions if not re.search(rf"(?:{'|'.join(map(re.escape, _names_of(c)))})疫苗", question)]
+        pieces: list[_Piece] = [self._condition("past_history", c, question) for c in conditions
+                                if c not in ("手术", "输血", "外伤")]
         clauses = self._clauses("past_history")
         if _SURGERY_Q.search(question) or "手术" in conditions:
             ops = [c for c in clauses if re.search(r"手术|术后|切除|术|开刀", c)]
             pieces += self._from("past_history", ops, 2) or self._default("没做过手术")
         if _HOSPITAL_Q.search(question):
-            stays = [c for c in clauses if "住院" in c]
-            operated = [c for c in clauses if re.search(r"(?<!否认)手术|术后|切除", c) and not _DENIAL.match(c)]
-            pieces += self._from("past_history", stays, 2) or (
-                self._default("做手术那次住过院") if operated else self._default("也没住过院"))
+            pieces += self._stays()
         if "输血" in conditions:
             pieces += self._from("past_history", [c for c in clauses if "输血" in c], 1) or self._default("没输过血")
         if "外伤" in conditions:
-            pieces += self._from("past_history", [c for c in clauses if "外伤" in c or "伤" in c], 1) or \
-                self._default("没受过什么伤")
+            hurt = [c for c in clauses if "外伤" in c or "伤" in c] or [c for c, _ in self.hpi if "外伤" in c]
+            pieces += self._from("past_history", hurt, 1) or self._default("没受过什么伤")
         if _VACCINE_Q.search(question):
             shots = [c for c in clauses + self._clauses("personal_history") if re.search(r"疫苗|接种", c)]
-            pieces += self._from("past_history", shots, 2) or self._default("疫苗都按时打了")
-        if not pieces or (_OPEN_PAST_Q.search(question) and not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question))):
+            adult = self.case.demographics is not None and self.case.demographics.age_years >= 18
+            pieces += self._from("past_history", shots, 2) or self._default(
+                "这些疫苗好像没打过" if adult else "疫苗都按时打了")
+        open_q = _OPEN_PAST_Q.search(question) if not conditions else _OPEN_ILLNESS_Q.search(question)
+        if not pieces or (open_q and not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question))):
             whole = self._whole("past_history")
             if whole:
                 pieces += whole
             elif not pieces:
                 pieces += self._default("以前身体挺好的，没得过什么大病")
+        elif conditions and _SEVERAL_Q.search(question):
+            # a list of illnesses asked (高血压、心脏病、糖尿病): the record's clauses on any of them,
+            # so one the question names but was not heard is answered too
+            asked = {t for t, _, _ in textlink.find_terms(question)} | set(conditions)
+            covered = set().union(*(_covers(c) for c in asked))
+            pieces += self._from("past_history", [c for c in clauses if any(
+                f.term in covered or _covered_by(f.term, covered) for f in textlink.findings(c))], 3)
         return pieces
 
-    def _condition(self, field: str, condition: str) -> _Piece:
+    def _stays(self) -> list[_Piece]:
+        """住过院没有: the stays the record tells (its history or its story), else none or the operation's."""
+        clauses = self._clauses("past_history")
+        stays = [c for c in clauses if "住院" in c] or [c for c, _ in self.hpi if "住院" in c]
+        operated = [c for c in clauses if re.search(r"(?<!否认)手术|术后|切除", c) and not _DENIAL.match(c)]
+        return self._from("past_history", stays, 2) or (
+            self._default("做手术那次住过院") if operated else self._default("也没住过院"))
+
+    def _contacts(self, question: str, conditions: list[str]) -> list[_Piece]:
+        """身边有没有人得过肺结核: contact history from the personal history, else not that they know of."""
+        clauses = [c for c in self._clauses("personal_history") + self._clauses("past_history")
+                   if re.search(r"接触|密切|同住|身边|周围", c)]
+        if clauses:
+            return self._from("personal_history", clauses, 2)
+        names = "、".join(_asked_name(c, question) for c in conditions) or "这种病"
+        return [_Piece(f"没听说身边有人得过{names}", default=True, keys=("past_history",))]
+
+    def _condition(self, field: str, condition: str, question: str = "") -> _Piece:
         text = self.text(field)
-        lay_name = vocab.LOW_LITERACY.get(condition, condition) if self.persona.literacy == "low" else condition
+        lay_name = _asked_name(condition, question) if question else condition
+        lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name) if self.persona.literacy == "low" else lay_name
         covered = _covers(condition)
         for clause in textlink.clauses(text):
             hits = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
@@ -788,6 +869,12 @@ class RulePatient:
 
     def _family(self, conditions: list[str], question: str = "") -> list[_Piece]:
         text = self.text("family_history")
+        if not conditions and re.search(r"抽烟|吸烟", question):
+            return self._default("家里也没人抽烟")  # 家里有人抽烟吗: second-hand smoke, not an illness
+        if not conditions and _HOUSEHOLD_Q.search(question):
+            return self._default("没有，家里没有这些")  # 烧柴火、养鸽子: the home, not the family's illnesses
+        if len(conditions) >= 1 and _SEVERAL_Q.search(question) and _blanket_denial(text):
+            return [_Piece("没有，家里没人得过这些病", "family_history", tuple(textlink.clauses(text)))]
         if conditions:
             return [self._family_condition(c, text, question) for c in conditions]
         whole = self._whole("family_history")
@@ -835,6 +922,8 @@ class RulePatient:
         return self._from_field("medications", lambda: self._default("平时不吃什么药"))
 
     def _habit(self, topic: str, question: str) -> list[_Piece]:
+        if topic == "smoking" and not _SMOKING_Q.search(question):
+            return self._occupation()  # 接触粉尘、煤烟: an exposure at work, not smoking
         word = "烟" if topic == "smoking" else "酒"
         units: list[str] = []
         for sentence in textlink.sentences(self.text("personal_history")):
@@ -905,7 +994,9 @@ class RulePatient:
             return self._default("月经还算规律") if text or self.policy.allowed(field) else \
                 [_Piece(self.spec.unknown_reply, content=False)]
         # obstetric: a pregnancy now, or births and contraception
-        if re.search(r"怀孕|怀上|有了|可能|妊娠", question):
+        if _ABORTION_Q.search(question):
+            return self._abortions(field, clauses)
+        if re.search(r"怀孕|怀上|有了|可能|妊娠", question) and not _BIRTHS_Q.search(question):
             if menopause:
                 return [_Piece(f"不可能，{self._say(menopause[0])}", field, (menopause[0],))]
             picked = [c for c in clauses if re.search(r"孕|妊娠|停经|避孕|结扎|未婚|否认妊娠|怀", c)]
@@ -919,9 +1010,31 @@ class RulePatient:
                 return self._default("不可能，早就绝经了")
             return self._default("应该没有")
         picked = [c for c in clauses if _OBSTETRIC.search(c)]
+        # births first (G2P1, 5年前足月顺产1次), then the rest (本次妊娠规律产检)
+        picked.sort(key=lambda c: not _BIRTH_C.search(c))
         if picked:
             return self._from(field, picked, 3)
         return [_Piece(self.spec.unknown_reply, content=False)]
+
+    def _pregnant_weeks(self) -> int | None:
+        """The weeks of a pregnancy now (孕34周 in the complaint or the story), if the record says."""
+        for field in ("chief_complaint", "hpi"):
+            m = re.search(r"(?:孕|怀孕)(\d+)(?:\+\d+)?周", self.text(field))
+            if m:
+                return int(m.group(1))
+        return None
+
+    def _abortions(self, field: str, clauses: list[str]) -> list[_Piece]:
+        """流过产、刮过宫没有: what the record says, or what G and P say (G2P1 now pregnant: none)."""
+        told = [c for c in clauses if re.search(r"流产|人流|药流|刮宫|清宫|引产|自然流产|[Aa]\d", c)]
+        if told:
+            return self._from(field, told, 2)
+        gp = next((m for c in clauses if (m := re.search(r"[Gg](\d+)[Pp](\d+)", c))), None)
+        if gp:
+            lost = int(gp.group(1)) - int(gp.group(2)) - (1 if self._pregnant_weeks() else 0)
+            if lost == 0:
+                return [_Piece("没流过产，也没刮过宫", field, (gp.group(0),))]
+        return self._default("没流过产") if clauses else [_Piece(self.spec.unknown_reply, content=False)]
 
     def _age(self) -> list[_Piece]:
         demo = self.case.demographics
@@ -940,6 +1053,9 @@ class RulePatient:
             head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
             if head and _TEST_C.search(head) and not _VALUE.search(head):
                 heads.append(head)
+        # tests of the other history sections (本次妊娠规律产检，孕早期B超确认宫内单胎; 单位体检…)
+        checked = [c for f in ("menstrual_obstetric_history", "past_history") for c in self._clauses(f)
+                   if _CHECKED_C.search(c) and not _DENIAL.match(c) and not re.search(r"诊断|确诊|查出|诊为", c)]
         pieces: list[_Piece] = []
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
@@ -948,6 +1064,9 @@ class RulePatient:
         if heads:
             said = "，".join(_done(self._say(h)) for h in heads[:3])
             pieces.append(_Piece(said + ("" if pieces else "，具体结果我看不太懂"), "hpi", tuple(heads[:3])))
+        if checked:
+            pieces += self._from("menstrual_obstetric_history" if self._fields.get(checked[0]) != "past_history"
+                                 else "past_history", checked, 3)
         return pieces or self._default("还没做过什么检查")
 
     def _vitals(self, question: str) -> list[_Piece]:
@@ -978,16 +1097,38 @@ _ASK_NOISE = re.compile(r"请问|您好|你好|医生|大夫|有没有|有无|�
                         r"哪里|哪些|一下|说说|讲讲|详细|的话|比如|还有|别的|其他|情况|感觉|平时|现在|请|您|你|吗|呢|吧|呀|啊|么")
 
 
+# a question offering options, and the words around them that are no part of an option
+_CHOICE = re.compile(r"还是|或者是|或者")
+_OPTION_NOISE = re.compile(r"是不是|有没有|是|的|呢|吗|啊|呀|那样|这样|那种|样子|一样|像|比如|大概|一般|"
+                           r"[，,、？?。（）()]|血|尿|痰|疼|痛|拉|吐|便|整口|刚开始|快|才|都|还")
+_NOT_OPTION = re.compile(r"[没不有吗过么啥哪几多谁]")
+_WEAK = frozenset({"一下", "时候", "开始", "以后", "之前", "东西", "有点", "一直", "平时", "现在"})
+
+_SMOKING_Q = re.compile(r"抽|吸烟|烟瘾|几根|几支|几包|戒烟|烟酒|香烟|烟草|(?<![煤油])烟(?!雾|尘)")
+_HOUSEHOLD_Q = re.compile(r"烧柴|柴火|煤炉|烧煤|生炉子|养(不养)?\S{0,2}(鸽|鸟|猫|狗|宠物|鸡|鸭)|宠物|装修")
+# a question naming several items (A、B或者C)
+_SEVERAL_Q = re.compile(r"、|或者|还是|以及|和")
+_CONTACT_Q = re.compile(r"身边|周围|接触过|同事|邻居|一起住")
+
 _RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨|"
                        r"爱人|配偶|丈夫|妻子|老伴")
 
 
+def _names_of(condition: str) -> tuple[str, ...]:
+    return (condition, *vocab.CONDITIONS.get(condition, ()),
+            *(f for f, c in textlink.lay_to_canonical().items() if c == condition))
+
+
 def _asked_name(condition: str, question: str) -> str:
-    """The name the clinician used (心脏病), not the canonical term it was read as (冠心病)."""
-    for form in sorted((condition, *vocab.CONDITIONS.get(condition, ()), *vocab.LAY_UMBRELLAS), key=len, reverse=True):
-        if form in question and (form == condition or form in vocab.CONDITIONS.get(condition, ())
-                                 or condition in vocab.LAY_UMBRELLAS.get(form, ())):
+    """The name the clinician used (心脏病), not the canonical term it was read as (冠心病); a
+    shorter name the question gives (肠癌 for 结肠癌, 慢性支气管炎 for 慢性阻塞性肺疾病)."""
+    for form in sorted((*_names_of(condition), *vocab.LAY_UMBRELLAS), key=len, reverse=True):
+        if form in question and (form in _names_of(condition) or condition in vocab.LAY_UMBRELLAS.get(form, ())):
             return form
+    for size in range(len(condition) - 1, 1, -1):  # 结肠癌 asked as 肠癌
+        for start in range(len(condition) - size + 1):
+            if condition[start:start + size] in question and condition[start + size - 1] in "癌瘤病炎":
+                return condition[start:start + size]
     return condition
 
 
@@ -1055,6 +1196,7 @@ def _done(said: str) -> str:
 def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
+               "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
                "老想上厕所": "不老想上厕所"}
     if lay_name in special:
         return special[lay_name]
@@ -1085,7 +1227,7 @@ def _topic_keys(topic: str, parsed, count: int) -> list[tuple[str, ...]]:
     return [keys] * count
 
 
-def _merge(pieces: list[_Piece], named: list[_Piece]) -> list[_Piece]:
+def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str]] | None = None) -> list[_Piece]:
     """Topic answers plus the named statements they do not already tell; a topic answer the
     whole of which a named statement repeats is dropped (the statement says more)."""
     out = list(pieces)
@@ -1095,7 +1237,11 @@ def _merge(pieces: list[_Piece], named: list[_Piece]) -> list[_Piece]:
             continue
         out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
         # a named statement that tells what a default only assumed replaces the default
-        out = [p for p in out if not (p.default and set(p.keys) & set(piece.keys))]
+        # (an item's default: 没有发烧 for 发烧没有; a topic's stock answer, 来之前没吃什么药, stays
+        # unless the statement is about that topic, which a named clause need not be)
+        tells = {a for src in piece.sources for a in (aspects or {}).get(src, ())}
+        out = [p for p in out if not (p.default and {k for k in set(p.keys) & set(piece.keys)
+                                                     if ":" in k or k in tells})]
         out.append(piece)
     # one answer that another in the same reply wholly repeats is said once (onset and
     # triggers both drawing on 3天前着凉以后开始发烧)
@@ -1109,3 +1255,65 @@ def _sentence(text: str) -> str:
     if not text:
         return ""
     return text if text[-1] in "。？！?!" else text + "。"
+
+
+# What a question must say for a topic's stock answer (来之前没吃什么药, 一直是这样) to be what it
+# asked: a topic heard by guess (the nearest-neighbour fallback, or a cue word that means something
+# else here: 烧 of 烧柴火 as 家里) gets its default only when the question asks that.
+_DEFAULT_CUES = {
+    "treatment": re.compile(r"药|看过|看病|医院|诊所|大夫|医生|治|输液|打针|吊瓶|处理|用过|吃过|管用|效果|氧|住院"),
+    "course": re.compile(r"越来越|好转|好点|好些|加重|重了|变化|一直|以前|反复|时好时坏|比以前|这样过|犯过|头一回|第一次|怎么样了"),
+    "triggers": re.compile(r"原因|诱因|引起|怎么(弄|搞|回事)|更|加重|厉害|犯|吃了|着凉|累|压力|生气|之前|以后"),
+    "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉"),
+    "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
+    "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
+    "radiation": re.compile(r"疼|痛|窜|放射|别的地方|连着|牵"),
+}
+
+
+def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
+    """The reply without stock answers to what was not asked: when the question drew record content,
+    a default of a topic the question has no word for is dropped (摔过跤没有 is not told 来之前没吃什么药),
+    and a fuzzy topic's record content gives way to the statements the question names itself."""
+    told = [p for p in pieces if p.content and p.sources]
+    if not told:
+        return pieces
+    named = [p for p in told if p.named or any(k.startswith(("associated:", "past_history:", "family_history:"))
+                                                 for k in p.keys)]
+    out = []
+    for p in pieces:
+        topic = p.keys[0].split(":")[0] if p.keys else ""
+        cue = _DEFAULT_CUES.get(topic)
+        if cue is not None and not cue.search(question) and (p.default or not p.content or len(told) > 1 and p in told
+                                                             and p not in named):
+            continue  # a stock answer, or record content of a topic the question has no word for
+        if parsed.fuzzy and named and p not in named and topic in _DEFAULT_CUES and not (cue and cue.search(question)):
+            continue
+        out.append(p)
+    return out or pieces
+
+
+_WHEN = re.compile(r"^(的)?(时候|时|那会儿|以后|之后|后)")
+
+
+def _without_context(parsed, question: str):
+    """A symptom the question names only as when (尿血的时候肚子疼不疼, 喘的时候嗓子里响不响) is the
+    frame of what is asked, not a thing asked: the answer is about the rest."""
+    if len(parsed.symptoms) < 2:
+        return parsed
+    framing = {canon for canon, _s, e in textlink.find_terms(question) if _WHEN.match(question[e:e + 3])}
+    kept = [x for x in parsed.symptoms if x not in framing]
+    return replace(parsed, symptoms=kept) if kept and len(kept) < len(parsed.symptoms) else parsed
+
+
+_FUNCTION_GRAM = re.compile(r"[的了得着过地没不]|时候|一直|开始|以后|没有|一下|有点")
+
+
+def _content_grams(lay_text: str) -> set[str]:
+    """The lay form's bigrams that carry meaning (整泡, 泡尿), not its joining words (的时, 时候)."""
+    return {g for g in textlink.bigrams(lay_text) if not _FUNCTION_GRAM.search(g)}
+
+
+def _blanket_denial(text: str) -> bool:
+    """A family history that denies everything (无特殊, 否认家族遗传病史, 父母体健)."""
+    return bool(re.fullmatch(r"(无特殊|无|否认.*|体健|父母体健|家族史无特殊|无家族遗传病史)[。；]?", (text or "").strip()))
