@@ -46,6 +46,7 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
+_HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
 _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分娩|早产|流产")
@@ -64,7 +65,7 @@ _CHECKUP = re.compile(r"^(单位)?(体检|查体|化验|检查)(时)?发现")
 _PAIN_WORDS = re.compile(r"[疼痛]|绞|胀|酸|刺|压榨|闷")
 # what a clinician's question asks about a sub-aspect
 _AGGRAVATE_Q = re.compile(r"更|加重|厉害|明显|严重")
-_BEFORE_Q = re.compile(r"以前|从前|过去|第一次|头一次|犯过|有过|发作过|类似|这样过")
+_BEFORE_Q = re.compile(r"(?<!比)以前|(?<!比)从前|过去|第一次|头一次|犯过|有过|发作过|类似|这样过")
 _CHANGE_Q = re.compile(r"越来越|好[点些]|轻|重|变化|次数|频繁|好转|减轻|缓解|降|退|稳定|怎么样了")
 _DOCTOR_Q = re.compile(r"医生|大夫|医院|诊所|看过|咋说|怎么说|说是|诊断")
 
@@ -101,7 +102,8 @@ _OPEN_PAST_Q = re.compile(r"什么病|啥病|身体|既往|以前|以往|得过|
 # general: sub-aspects (question words → record words)
 _GENERAL = (
     ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉"),
-     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|喝水|饮水|进食(差|少|减少|可|尚可)"),
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|进食(差|少|减少|可|尚可)|"
+                r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
@@ -153,7 +155,7 @@ class RulePatient:
         self.turn += 1
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
-        parsed = _without_context(classify(question), question)
+        parsed = _with_named_symptoms(_without_context(classify(question), question), question)
         keys = self._keys(parsed)
         repeated = [k for k in keys if self.asked[k] > 0]
         self.asked.update(keys)
@@ -485,6 +487,8 @@ class RulePatient:
             stems = [_STEMS[t] for t in named if t in _STEMS]
             at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
                 named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
+            placed = [c for c, _ in self.hpi if not _DENIAL.match(c) and body_parts().search(c) and self._tells_main(c)]
+            at = [c for c in at if body_parts().search(c)] or placed[:1] or at
             if at:
                 return self._from("hpi", at, 2)
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
@@ -503,6 +507,9 @@ class RulePatient:
 
     def _character(self, question: str) -> list[_Piece]:
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
+        if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
+            habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
+            return self._from("hpi", habit, 2) or self._default("平时大便还算正常，没什么变化")
         if discharge:
             word = {"拉": "便", "屎": "便", "大便": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
             clauses = [c for c, _ in self.hpi if word in c and not _DENIAL.match(c)]
@@ -515,7 +522,10 @@ class RulePatient:
             if word in ("便", "尿"):
                 return self._general("大便" if word == "便" else "小便")
             return [_Piece("这个我没太留意是什么样的", content=False)]
-        picked = [c for c, aspects in self.hpi if "character" in aspects and not _DENIAL.match(c)][:2]
+        picked = [c for c, aspects in self.hpi if "character" in aspects and not _DENIAL.match(c)]
+        if _PAIN.search(question) and self.pain:
+            picked = [c for c in picked if _PAIN_WORDS.search(c)] or picked
+        picked = picked[:2]
         if _PAIN.search(question) and not self.pain:
             # 是一直疼还是一阵一阵的, of a complaint that is not a pain: what it is like instead
             return self._from("hpi", picked, 2) if picked else self._default(self._no_pain())
@@ -744,7 +754,7 @@ class RulePatient:
     def _segment_hits(self, segment: str) -> list[tuple[str, bool]]:
         grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
         # a finding named only as when (尿血的时候…) picks no clause
-        terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 3])} - {"疼痛"}
+        terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 9])} - {"疼痛"}
         relative = bool(_RELATIVE.search(segment))
         close_cc = not self.hpi  # with no hpi to tell, the complaint itself is the answer
         scored: list[tuple[int, str]] = []
@@ -817,7 +827,8 @@ class RulePatient:
             pieces += self._from("past_history", shots, 2) or self._default(
                 "这些疫苗好像没打过" if adult else "疫苗都按时打了")
         open_q = _OPEN_PAST_Q.search(question) if not conditions else _OPEN_ILLNESS_Q.search(question)
-        if not pieces or (open_q and not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question))):
+        if not pieces or (open_q and (_OPEN_ILLNESS_Q.search(question)
+                                      or not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question)))):
             whole = self._whole("past_history")
             if whole:
                 pieces += whole
@@ -828,8 +839,10 @@ class RulePatient:
             # so one the question names but was not heard is answered too
             asked = {t for t, _, _ in textlink.find_terms(question)} | set(conditions)
             covered = set().union(*(_covers(c) for c in asked))
-            pieces += self._from("past_history", [c for c in clauses if any(
+            whole = self._from("past_history", [c for c in clauses if any(
                 f.term in covered or _covered_by(f.term, covered) for f in textlink.findings(c))], 3)
+            if whole:
+                pieces = [p for p in pieces if not (p.sources and set(p.sources) <= set(whole[0].sources))] + whole
         return pieces
 
     def _stays(self) -> list[_Piece]:
@@ -1268,6 +1281,8 @@ _DEFAULT_CUES = {
     "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
     "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
     "radiation": re.compile(r"疼|痛|窜|放射|别的地方|连着|牵"),
+    "severity": re.compile(r"厉害|严重|几分|打分|多疼|疼得|受不了|忍|程度|影响|重不重|多重"),
+    "associated": re.compile(r"别的|其他|其它|还有|另外|哪里不舒服|哪儿不舒服|什么不舒服|不得劲|伴|同时|症状"),
 }
 
 
@@ -1282,7 +1297,7 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
                                                  for k in p.keys)]
     out = []
     for p in pieces:
-        topic = p.keys[0].split(":")[0] if p.keys else ""
+        topic = p.keys[0] if p.keys and ":" not in p.keys[0] else ""
         cue = _DEFAULT_CUES.get(topic)
         if cue is not None and not cue.search(question) and (p.default or not p.content or len(told) > 1 and p in told
                                                              and p not in named):
@@ -1293,7 +1308,7 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
     return out or pieces
 
 
-_WHEN = re.compile(r"^(的)?(时候|时|那会儿|以后|之后|后)")
+_WHEN = re.compile(r"^([、和或]\S{0,5}?)?(的)?(时候|时|那会儿|以后|之后|后)")
 
 
 def _without_context(parsed, question: str):
@@ -1301,7 +1316,7 @@ def _without_context(parsed, question: str):
     frame of what is asked, not a thing asked: the answer is about the rest."""
     if len(parsed.symptoms) < 2:
         return parsed
-    framing = {canon for canon, _s, e in textlink.find_terms(question) if _WHEN.match(question[e:e + 3])}
+    framing = {canon for canon, _s, e in textlink.find_terms(question) if _WHEN.match(question[e:e + 9])}
     kept = [x for x in parsed.symptoms if x not in framing]
     return replace(parsed, symptoms=kept) if kept and len(kept) < len(parsed.symptoms) else parsed
 
@@ -1317,3 +1332,21 @@ def _content_grams(lay_text: str) -> set[str]:
 def _blanket_denial(text: str) -> bool:
     """A family history that denies everything (无特殊, 否认家族遗传病史, 父母体健)."""
     return bool(re.fullmatch(r"(无特殊|无|否认.*|体健|父母体健|家族史无特殊|无家族遗传病史)[。；]?", (text or "").strip()))
+
+
+def _with_named_symptoms(parsed, question: str):
+    """An associated-symptom question answers every symptom it names by a known form (脚肿, 喘气费劲),
+    in the question's order, not only those the topic reading listed."""
+    if "associated" not in parsed.topics:
+        return parsed
+    from medsim.sim.topics import _symptom_canon
+
+    canon = _symptom_canon()
+    named = [t for t, _s, e in textlink.find_terms(question) if t in canon and t != "疼痛"
+             and not _WHEN.match(question[e:e + 9])]
+    extra = [t for t in dict.fromkeys(named) if t not in parsed.symptoms]
+    if not extra:
+        return parsed
+    order = {t: i for i, t in enumerate(dict.fromkeys(named))}
+    symptoms = sorted([*parsed.symptoms, *extra], key=lambda t: order.get(t, -1))
+    return replace(parsed, symptoms=symptoms)
