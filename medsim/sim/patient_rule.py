@@ -46,7 +46,7 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
-_HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往")
+_HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
 _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分娩|早产|流产")
@@ -110,6 +110,7 @@ _GENERAL = (
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿|二便|夜尿"), "小便也正常"),
     ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
     ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
+    ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
 )
 
 
@@ -167,6 +168,12 @@ class RulePatient:
             pieces += got
         # a question about the people around them (身边有人得过结核吗) is not answered from their own story
         about_others = "past_history" in parsed.topics and _CONTACT_Q.search(question)
+        if parsed.conditions and not {"past_history", "family_history"} & set(parsed.topics) \
+                and self.policy.allowed("past_history"):
+            # 长过肛瘘没有, heard as another topic: the illness named is the patient's own history
+            heard = [replace(self._condition("past_history", c, question), keys=(f"past_history:{c}",))
+                     for c in parsed.conditions if c not in ("手术", "输血", "外伤", "妊娠")]
+            pieces += [p for p in heard if p.content]  # a 不太清楚 about a word heard by the way adds nothing
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
         named = self._named(question) if parsed.topics != ["ending"] and not about_others else []
@@ -395,7 +402,7 @@ class RulePatient:
         if topic == "age":
             return self._age()
         if topic == "tests":
-            return self._tests()
+            return self._tests(question)
         if topic == "vitals":
             return self._vitals(question)
         return []
@@ -634,7 +641,12 @@ class RulePatient:
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
-            clauses = [c for c, _ in self.hpi if record_words.search(c)]
+            if name == "bowels" and _HABIT_Q.search(question) and not re.search(r"今天|今早|最近|这几天|这两天", question):
+                habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
+                pieces += self._from("hpi", habit, 2) or self._default("平时大便还算正常，习惯没什么变化")
+                continue
+            # mood is the personal history's (近1年工作压力大), not a trigger in the story
+            clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
             if clauses:
                 pieces += self._from("hpi", clauses, 2)
@@ -875,6 +887,9 @@ class RulePatient:
                 return _Piece(f"有，{self._say(clause)}", field, (clause,))
         if field == "past_history" and _NO_HISTORY.search(text):
             clause = next((c for c in textlink.clauses(text) if _NO_HISTORY.search(c)), text)
+            # no name here: a general denial must not deny what the record finds (the diagnosis asked by name)
+            if covered & self.present_anywhere:
+                return _Piece(f"{lay_name}这个我不太清楚，以前没查过", content=False)
             return _Piece(f"没有，{self._say(clause)}", field, (clause,))
         if covered & self.present_anywhere:
             return _Piece(f"{lay_name}这个我不太清楚，以前没查过", content=False)
@@ -1056,9 +1071,13 @@ class RulePatient:
         age = demo.age_text.replace("月", "个月")
         return [_Piece(f"{self.subject}{age}了", "demographics", (demo.age_text,))]
 
-    def _tests(self) -> list[_Piece]:
+    def _tests(self, question: str = "") -> list[_Piece]:
         """Tests the patient knows were done (the visit, not its numbers): 外院心电图示… → 在别的
         医院做过心电图; what a check-up found when the complaint is that finding."""
+        if "血型" in question:
+            group = [c for f in PATIENT_FIELDS if f != "demographics" for c in self._clauses(f) if "血型" in c]
+            return self._from(self._fields.get(group[0], "past_history"), group, 1) if group else \
+                [_Piece("血型我记不太清了", content=False)]
         heads: list[str] = []
         for clause in textlink.clauses(self.text("hpi")):
             if not _TEST_C.search(clause) or _DENIAL.match(clause) or re.match(r"^(既往|以前|曾)", clause):
@@ -1182,7 +1201,11 @@ def _join_denials(texts: list[str]) -> list[str]:
     for text in texts:
         m = _DENIED_ONE.match(text)
         if m and "，" not in text:
-            run.append(m.group(1) or m.group(2))
+            item = m.group(1) or m.group(2)
+            if any(item in other or other in item for other in run):  # 结核 and 结核病: said once
+                run[:] = [o for o in run if o not in item] + [item] if not any(item in o for o in run) else run
+                continue
+            run.append(item)
             continue
         flush()
         out.append(text)
@@ -1299,12 +1322,16 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
     for p in pieces:
         topic = p.keys[0] if p.keys and ":" not in p.keys[0] else ""
         cue = _DEFAULT_CUES.get(topic)
-        if cue is not None and not cue.search(question) and (p.default or not p.content or len(told) > 1 and p in told
+        others = [q for q in pieces if q is not p and q.content]
+        if cue is not None and not cue.search(question) and (p.default or not p.content or others and p in told
                                                              and p not in named):
             continue  # a stock answer, or record content of a topic the question has no word for
         if parsed.fuzzy and named and p not in named and topic in _DEFAULT_CUES and not (cue and cue.search(question)):
             continue
         out.append(p)
+    denied = {f.term for q in out if q.named for src in q.sources for f in textlink.findings(src) if f.polarity == "absent"}
+    out = [p for p in out if not (p.content and not p.named and p.text.startswith("有")
+                                  and any(k.startswith("associated:") and k.split(":", 1)[1] in denied for k in p.keys))]
     return out or pieces
 
 

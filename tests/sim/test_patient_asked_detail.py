@@ -116,3 +116,21 @@ def test_record_wording_is_said_in_lay_words():
                ask("diagnosis", "inp-13", "哪里不舒服？"), ask("diagnosis", "inp-11", "咳嗽开始是什么样的？")]
     for reply in replies:
         assert not re.search(r"量多月经量|即感|包年|指数|酗酒|^为|，为|欠佳|无痛性|肉眼|初为|刺激性", reply), reply
+
+
+def test_an_illness_named_under_another_topic_is_answered():
+    # 肛瘘 asked beside 肛门疼、流脓: not a trigger of her abdominal pain, a no from 既往体健
+    reply = ask("consultation", "con-008", "肛门那儿长过肛瘘没有？")
+    assert reply.startswith("没有") and "压力" not in reply
+
+
+def test_mood_habits_and_blood_group_as_a_patient_knows_them():
+    # 近1年工作压力大: mood from the personal history, not the story's trigger clause
+    reply = ask("consultation", "con-008", "最近心情怎么样？")
+    assert "压力大" in reply and "生冷" not in reply
+    # bowel habits asked: not today's stool (今晨解黄色成形便1次)
+    reply = ask("triage", "tri-018", "平时大便习惯怎么样？")
+    assert "今天早上" not in reply and "正常" in reply
+    # a blood group the record does not give is not made up
+    reply = ask("triage", "tri-011", "什么血型？")
+    assert not re.search(r"[ABO]型", reply)
