@@ -82,6 +82,7 @@ _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
+_DRUG_TAKEN = re.compile(r"(口服|服用|自服|含服|静滴|输液|吃了?)\S*药|药物")
 _SELF_MED = re.compile(r"自用|自服|自行|(时|后)(自己)?(服|用|吃|含|喷)|需要时|必要时|prn", re.IGNORECASE)
 _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|就诊|门诊|复查|随访")
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
@@ -785,6 +786,10 @@ class RulePatient:
             chosen = self._option_in(segment, clause)
             if close or named or chosen:
                 scored.append((shared + 2 * named + 2 * chosen, clause, chosen and not (close or named)))
+        # a choice question is answered by the clauses that say one of its options (是干咳还是有痰:
+        # 初为刺激性干咳), not by every clause that shares a word with it
+        if any(only or self._option_in(segment, c) for _, c, only in scored) and _CHOICE.search(segment):
+            scored = [h for h in scored if self._option_in(segment, h[1])]
         return [(c, only) for _, c, only in sorted(scored, key=lambda h: -h[0])[:4]]
 
     def _option_in(self, segment: str, clause: str) -> bool:
@@ -1246,8 +1251,8 @@ def _affirmed(lay_name: str) -> str:
 def _is_detail(clause: str) -> bool:
     """A clause that only describes the one before it (最高39.2℃, 咳黄色黏痰, 向左肩放射, 无效): no
     finding of its own, no new time, nothing a patient cannot know."""
-    if lay.is_jargon(clause) or _TIME.search(clause):
-        return False
+    if lay.is_jargon(clause) or _TIME.search(clause) or _DRUG_TAKEN.search(clause):
+        return False  # a medicine taken is its own statement, not a detail of the symptom before it
     return not [f for f in textlink.findings(clause) if f.term != "疼痛"]
 
 
@@ -1281,8 +1286,13 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         out.append(piece)
     # one answer that another in the same reply wholly repeats is said once (onset and
     # triggers both drawing on 3天前着凉以后开始发烧)
+    # — but two items of one clause (无关节痛、口腔溃疡 asked as 关节疼 and 溃疡) are two answers
+    def items(piece: _Piece) -> set[str]:
+        return {k for k in piece.keys if ":" in k}
+
     return [p for i, p in enumerate(out) if not (p.content and p.sources and any(
         q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
+        and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))
         for j, q in enumerate(out) if j != i))]
 
 
