@@ -82,6 +82,7 @@ _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
+_OXYGEN_Q = re.compile(r"吸氧|制氧|氧气")
 _DRUG_TAKEN = re.compile(r"(口服|服用|自服|含服|静滴|输液|吃了?)\S*药|药物")
 _SELF_MED = re.compile(r"自用|自服|自行|(时|后)(自己)?(服|用|吃|含|喷)|需要时|必要时|prn", re.IGNORECASE)
 _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|就诊|门诊|复查|随访")
@@ -387,6 +388,8 @@ class RulePatient:
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
+            if "obstetric" in parsed.topics and not parsed.conditions and not _OPEN_ILLNESS_Q.search(question):
+                return []  # 以前生过孩子没有: the births are the obstetric answer's
             return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
         if topic == "family_history":
             return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
@@ -603,6 +606,11 @@ class RulePatient:
         return pieces
 
     def _treatment(self, question: str) -> list[_Piece]:
+        if _OXYGEN_Q.search(question):
+            told = [c for f in ("hpi", "medications", "past_history", "personal_history") for c in self._clauses(f)
+                    if "氧" in c]
+            return self._from(self._fields.get(told[0], "hpi"), told, 2) if told else \
+                self._default("家里没有制氧机，平时也不吸氧")
         clauses = []
         for clause, _ in self.hpi:
             if not _TREAT_C.search(clause) or _ARRIVAL.search(clause):
@@ -803,6 +811,9 @@ class RulePatient:
             for word in re.split(r"\|+", option):
                 if 2 <= len(word) <= 6 and word not in _WEAK and not _NOT_OPTION.search(word) and word in said:
                     return True
+                # a longer option by its four-character parts (一阵一阵绞着 says 一阵一阵)
+                if any(not _NOT_OPTION.search(w) and w in said for w in (word[i:i + 4] for i in range(len(word) - 3))):
+                    return True
         return False
 
     def _say_unit(self, unit: tuple[str, ...]) -> str:
@@ -824,6 +835,11 @@ class RulePatient:
             return self._women("obstetric", question)
         if _CONTACT_Q.search(question):
             return self._contacts(question, conditions)
+        from medsim.sim.topics import _condition_canon
+
+        named = [t for t, _, _ in textlink.find_terms(question) if t in _condition_canon() and t not in conditions
+                 and not any(t in _covers(c) for c in conditions)]
+        conditions = list(dict.fromkeys([*conditions, *named]))
         conditions = [c for c in conditions if not re.search(rf"(?:{'|'.join(map(re.escape, _names_of(c)))})疫苗", question)]
         pieces: list[_Piece] = [self._condition("past_history", c, question) for c in conditions
                                 if c not in ("手术", "输血", "外伤")]
@@ -1237,7 +1253,7 @@ def _done(said: str) -> str:
 def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
-               "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
+               "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "起夜多": "晚上不怎么起夜", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
                "老想上厕所": "不老想上厕所"}
     if lay_name in special:
         return special[lay_name]
