@@ -778,6 +778,10 @@ class RulePatient:
         terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 9])} - {"疼痛"}
         relative = bool(_RELATIVE.search(segment))
         close_cc = not self.hpi  # with no hpi to tell, the complaint itself is the answer
+        # the complaint's own symptom named in a question about its care (止血药用了以后尿血好没好) is
+        # the object of the treatment, not the detail asked: its clauses are not the answer
+        if terms & self.cc_terms and set(classify(segment).topics) & {"treatment", "tests", "medications", "site"}:
+            terms -= self.cc_terms
         scored: list[tuple[int, str]] = []
         for clause, cgrams in self._grams.items():
             if self._fields.get(clause) == "chief_complaint" and not close_cc:

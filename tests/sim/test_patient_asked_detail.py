@@ -134,3 +134,12 @@ def test_mood_habits_and_blood_group_as_a_patient_knows_them():
     # a blood group the record does not give is not made up
     reply = ask("triage", "tri-011", "什么血型？")
     assert not re.search(r"[ABO]型", reply)
+
+
+def test_the_complaint_named_in_a_question_about_its_care_is_not_the_answer():
+    # 止血药用了尿血好没好: no treatment in the record, so none is told — not the haematuria's story again
+    reply = ask("diagnosis", "inp-13", "用过止血药没有，尿血好点没？")
+    assert "没吃什么药" in reply and "1个月前" not in reply
+    # where the pain is: the site, not what relieves it (排便后腹痛可缓解)
+    reply = ask("consultation", "con-008", "肚子哪个地方疼？")
+    assert "小肚子" in reply and "解完大便" not in reply
