@@ -173,9 +173,13 @@ class RulePatient:
         if parsed.conditions and not {"past_history", "family_history"} & set(parsed.topics) \
                 and self.policy.allowed("past_history"):
             # 长过肛瘘没有, heard as another topic: the illness named is the patient's own history
-            heard = [replace(self._condition("past_history", c, question), keys=(f"past_history:{c}",))
+            heard = [(c, replace(self._condition("past_history", c, question), keys=(f"past_history:{c}",)))
                      for c in parsed.conditions if c not in ("手术", "输血", "外伤", "妊娠")]
-            pieces += [p for p in heard if p.content]  # a 不太清楚 about a word heard by the way adds nothing
+            # a 不太清楚 about a word heard by the way adds nothing; what a doctor would have said (医生说过
+            # 前置胎盘没有) and the record does not say was not said to them
+            told_by_doctor = re.search(r"说过|医生说|大夫说|告诉过", question)
+            pieces += [replace(p, text=f"没听医生说过{_asked_name(c, question)}") if p.default and told_by_doctor else p
+                       for c, p in heard if p.content]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
         named = self._named(question) if parsed.topics != ["ending"] and not about_others else []
@@ -1333,7 +1337,7 @@ _DEFAULT_CUES = {
     "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉"),
     "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
     "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
-    "radiation": re.compile(r"疼|痛|窜|放射|别的地方|连着|牵"),
+    "radiation": re.compile(r"疼|痛|窜|放射(?!性)|别的地方|连着|牵"),
     "severity": re.compile(r"厉害|严重|几分|打分|多疼|疼得|受不了|忍|程度|影响|重不重|多重"),
     "associated": re.compile(r"别的|其他|其它|还有|另外|哪里不舒服|哪儿不舒服|什么不舒服|不得劲|伴|同时|症状"),
 }
