@@ -654,7 +654,8 @@ class RulePatient:
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
-            if name == "bowels" and _HABIT_Q.search(question) and not re.search(r"今天|今早|最近|这几天|这两天", question):
+            if name == "bowels" and (re.search(r"大便习惯|排便习惯", question) or _HABIT_Q.search(question)
+                                     and not re.search(r"今天|今早|最近|这几天|这两天", question)):
                 habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
                 pieces += self._from("hpi", habit, 2) or self._default("平时大便还算正常，习惯没什么变化")
                 continue
@@ -662,6 +663,9 @@ class RulePatient:
             clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
             if clauses:
+                # the clauses that say what was asked first (大便里有没有血、黏液: 无黏液脓血)
+                asked_grams = _content_grams(_ASK_NOISE.sub("|", question))
+                clauses.sort(key=lambda c: -len(asked_grams & (textlink.bigrams(c) | _content_grams(self._say(c)))))
                 pieces += self._from("hpi", clauses, 2)
                 continue
             if name == "appetite" and terms & {"恶心", "呕吐"}:
