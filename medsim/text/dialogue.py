@@ -28,13 +28,30 @@ _STATED = re.compile(r"(?:就是|是|属于|诊断为?|确诊为?|得了|患了|
 _ASKS = re.compile(r"有没有|有无|是否|是不是|吗|么|呢|？|\?|[不没](?:[，。！]|$)")
 
 
+# a no to everything asked (这些都没有, 其他症状都没有, 都不, 一切正常): covers each finding of the question
+_ALL_NO = re.compile(r"(?:这些|那些|以上|上述|其他|其它|别的|你说的)[^，。；！？]{0,4}都(?:没有|没|无|不)|^都(?:没有|没|不)"
+                     r"|一切正常|都(?:是|挺|很|还)?正常")
+
+
+def _denies_words(f: Finding, answer: str) -> bool:
+    """The answer denies the asked words themselves, or their last character, which the entity
+    pass cannot read once a negation splits them (嗓子哑吗 — 嗓子不哑; 肚子胀吗 — 不胀)."""
+    surface = f.text.strip()
+    tails = {surface, surface[-1:]} if len(surface) > 1 else {surface}
+    return any(re.search(r"(?:不|没有|没|无)" + re.escape(t), answer) for t in tails if t)
+
+
 def _answer_polarity(f: Finding, answers: list[str]) -> str | None:
-    """What the patient's next turns say of a finding the clinician asked about."""
+    """What the patient's next turns say of a finding the clinician asked about: a finding of
+    the same symptom (咳 answers 咳嗽), else a no to everything asked, else a bare yes or no."""
+    key = concept(f)
     for text in answers:
         for g in analyze(text).findings:
-            if g.norm == f.norm:
+            if g.norm == f.norm or concept(g) == key:
                 return g.polarity if g.polarity != "uncertain" else None
         head = text.strip()
+        if _ALL_NO.search(head) or _denies_words(f, head):
+            return "absent"
         if _NO.match(head):
             return "absent"
         if _YES.match(head):
@@ -52,6 +69,17 @@ def _answers(turns, k: int) -> list[str]:
         if len(out) == 2:
             break
     return out
+
+
+def _late_answers(turns, k: int, gap: int = 3) -> list[str]:
+    """When the clinician goes on (two or three questions in a row before the patient replies),
+    the patient's turns after that run: the reply may answer this turn's question too."""
+    j = k + 1
+    while j < len(turns) and j <= k + gap and turns[j][0] in CLINICIAN:
+        j += 1
+    if j == k + 1 or j > k + gap or j >= len(turns):
+        return []
+    return _answers(turns, j - 1)
 
 
 def _previous(turns, k: int) -> str:
@@ -133,6 +161,9 @@ def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:
         out.append(f"ayes={int(bool(re.search(r'有|是|对|嗯', head)))}")
         out.append(f"asame={int(bool(answers) and (surface in answers[0] or f.norm in answers[0]))}")
         out.append(f"alen={min(len(head) // 4, 4)}")
+        if not answers:
+            late = _late_answers(turns, k)
+            out.append(f"la={_answer_polarity(f, late[:1]) or '-'}" if late else "la=none")
     out += [f"w={who}|ob={int(before)}{int(after)}", f"w={who}|ob={int(before)}{int(after)}|r={f.polarity}",
            f"w={who}|turn={min(own, 6)}", f"w={who}|spans={min(len(spans), 4)}"]
     return out
@@ -140,8 +171,9 @@ def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:
 
 def concept(f: Finding) -> str:
     """The symptom a finding names, for matching its other mentions in a consultation: the
-    lexicon's term for its words, else for the longest known term written inside them
-    (咳得 → 咳嗽, 痰多 → 咳痰, 吐出来 → 呕吐)."""
+    lexicon's term for its words, else the longest symptom written inside them (咳得 → 咳嗽,
+    痰多 → 咳痰, 吐出来 → 呕吐) — not a body part or a broader disease inside them (嗓子有点哑
+    is not 咽部, 病毒感染 is not 感染)."""
     return _concept(f.norm, f.text)
 
 
@@ -154,13 +186,23 @@ def _concept(norm: str, surface: str) -> str:
     def known(s: str) -> str | None:
         return lex.canonical(s) or (lex.symptom_verbs.get(s) if len(s) == 1 else None)
 
+    def symptom_in(s: str) -> str | None:
+        if lex.type_of(s) not in (None, "symptom"):
+            return None
+        return known(s)
+
+    hit = known(surface)
+    if hit:
+        return hit
+    if lex.type_of(norm) == "disease" and len(surface) > len(norm):
+        return surface  # a disease the lexicon knows only in part (病毒感染 read as 感染): its own name
     hit = known(norm)
     if hit:
         return hit
     for s in (norm, surface):
-        for size in range(len(s), 0, -1):
+        for size in range(len(s) - 1, 0, -1):
             for i in range(len(s) - size + 1):
-                hit = known(s[i : i + size])
+                hit = symptom_in(s[i : i + size])
                 if hit:
                     return hit
     return norm

@@ -199,6 +199,9 @@ def _load(folder: Path) -> Lexicon:
 # a head term written after one of these names its opposite (非小细胞肺癌, 不稳定型心绞痛); 无 and 未
 # do not (无痛胃镜 is a 胃镜, 无创通气 a 通气)
 _NEGATING_PREFIX = frozenset("非不")
+# heads whose prefix is the whole diagnosis (病毒感染, 支原体感染, 呼吸道感染 are not one thing):
+# a longer external name ending in one keeps its own name
+_OPEN_HEADS = {"感染"}
 
 
 def _load_external(lex: Lexicon, path: Path) -> None:
@@ -218,7 +221,7 @@ def _load_external(lex: Lexicon, path: Path) -> None:
             own = lex.entries.get(k[i:])
             if own is not None and k[i - 1] in _NEGATING_PREFIX:
                 break  # 非手术治疗 is not a 手术, 慢性非萎缩性胃炎 not a 萎缩性胃炎: the name stands alone
-            if own is not None and _key(own[0]) not in lex.external:
+            if own is not None and _key(own[0]) not in lex.external and own[0] not in _OPEN_HEADS:
                 canon, type_ = own[0], own[1][0]
                 break
         lex.entries[k] = (canon, (type_,))

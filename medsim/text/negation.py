@@ -29,7 +29,8 @@ from medsim.text.lexicon import get_lexicon
 from medsim.text.normalize import Normalized
 
 FINDING_TYPES = {"disease", "symptom", "exam", "drug", "procedure"}
-_CLAUSE_END = re.compile(r"[，。；！？\n]|但是|但|然而|(?<![继从进因反然])而(?![且后])|却|不过(?!敏)|可是|只是")
+# a tilde between words ends a clause as a comma does in chat (睡得不踏实~哭了好几次); 3~5天 is a range
+_CLAUSE_END = re.compile(r"[，。；！？\n]|(?<![\d~])~+(?!\d)|但是|但|然而|(?<![继从进因反然])而(?![且后])|却|不过(?!敏)|可是|只是")
 _SECTION = re.compile(r"(家族史|既往史|个人史|婚育史|月经史|现病史|主诉|体格检查|辅助检查|诊断|过敏史|手术史)\s*[：:\n]")
 _CONNECT = set("、和及与或并 ：，")  # what may sit between findings a post cue covers (no clause end)
 _POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为)*[\s：]*$")

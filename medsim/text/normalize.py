@@ -52,6 +52,19 @@ _TABLE.update(
     }
 )
 
+# Traditional forms of characters common in consultations and records → simplified, one to one
+# (沒有發燒 reads as 没有发烧): patients write either, the lexicon and the cues are simplified.
+# Only characters whose traditional form is never itself a simplified word are listed (not 著, 乾, 髮).
+_TRAD = (
+    "沒無發燒嗎麼喫藥還會過頭嘔瀉腫癢熱體溫現點說這個們時間覺醫師檢驗壓劑膿糞腸腦嚨氣嗆濕癥狀況"
+    "愛飯餵嬰兒寶貝媽應該為樣脹綠黃顏鹽針輸診斷療結塊瘡潰瘍鬆緊頻厲嚴輕減緩幾兩歲後從開關聽見啞聲"
+    "癒難適異對話問題謝請給讓認識邊變帶動別當屬於裡隻週塗膚際處經歷麵漲",
+    "没无发烧吗么吃药还会过头呕泻肿痒热体温现点说这个们时间觉医师检验压剂脓粪肠脑咙气呛湿症状况"
+    "爱饭喂婴儿宝贝妈应该为样胀绿黄颜盐针输诊断疗结块疮溃疡松紧频厉严轻减缓几两岁后从开关听见哑声"
+    "愈难适异对话问题谢请给让认识边变带动别当属于里只周涂肤际处经历面涨",
+)
+_TABLE.update(str.maketrans(*_TRAD))
+
 # ASCII clause punctuation → Chinese forms, unless it sits between two digits (1,000 · 10:30).
 _CLAUSE_ASCII = re.compile(r"(?<!\d)[,;:?!]|[,;:?!](?!\d)")
 _CLAUSE_MAP = {",": "，", ";": "；", ":": "：", "?": "？", "!": "！"}

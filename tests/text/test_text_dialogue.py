@@ -92,3 +92,35 @@ def test_clinician_restating_what_the_parent_reported_is_present():
     turns = _turns(("patient", "孩子拉肚子三天了，一天拉五六次，水样的", "拉肚子"),
                    ("doctor", "宝宝拉肚子，大便水样，要注意补液防止脱水", "拉肚子"))
     assert [fs[0].polarity for fs in judge_dialogue(turns)] == ["present", "present"]
+
+
+def test_a_no_to_everything_asked_covers_each_finding():
+    text = "有没有感冒的表现？如鼻塞？流涕？咳嗽？"
+    spans = [(text.index(t), text.index(t) + len(t)) for t in ("鼻塞", "流涕", "咳嗽")]
+    turns = [("doctor", text, spans), ("patient", "没受凉，这些都没有", [])]
+    assert [f.polarity for f in rule_dialogue(turns)[0]] == ["absent"] * 3
+    fine = _turns(("doctor", "宝宝有哭闹吗？", "哭闹"), ("patient", "这些都是正常的", None))
+    assert rule_dialogue(fine)[0][0].polarity == "absent"
+
+
+def test_an_answer_that_denies_the_asked_words_is_a_no():
+    hoarse = _turns(("doctor", "宝宝嗓子哑吗？", "嗓子哑"), ("patient", "嗓子不哑，感觉有痰", None))
+    assert rule_dialogue(hoarse)[0][0].polarity == "absent"
+    bloated = _turns(("doctor", "肚子胀吗", "肚子胀"), ("patient", "不胀", None))
+    assert rule_dialogue(bloated)[0][0].polarity == "absent"
+    yes = _turns(("doctor", "大便稀吗", "大便稀"), ("patient", "嗯，有点稀", None))
+    assert rule_dialogue(yes)[0][0].polarity == "present"
+
+
+def test_concept_keeps_infections_and_body_parts_apart():
+    from medsim.text.analysis import judge_spans
+    from medsim.text.dialogue import concept
+
+    def of(text, term):
+        s = text.index(term)
+        return concept(judge_spans(text, [(s, s + len(term))])[0])
+
+    assert of("查血是病毒感染", "病毒感染") != of("查血是细菌感染", "细菌感染")
+    assert of("考虑呼吸道感染", "呼吸道感染") != of("考虑支原体感染", "支原体感染")
+    assert of("嗓子有点哑", "嗓子有点哑") != "咽部"  # the hoarseness, not the throat
+    assert of("咳得厉害", "咳得") == "咳嗽"

@@ -109,3 +109,13 @@ def test_lay_hernia_is_a_groin_hernia_and_its_kinds_are_narrower():
     assert not lex.is_a("脐疝", "腹股沟疝")
     assert lex.related("疝气", "嵌顿性腹股沟斜疝")
     assert not lex.related("疝气", "脑疝")
+
+
+def test_an_infection_of_named_cause_is_not_bacterial():
+    from medsim.text.lexicon import get_lexicon
+
+    lex = get_lexicon()
+    assert lex.canonical("感染") == "感染"
+    assert lex.canonical("支原体感染") != "细菌感染"
+    assert lex.is_a("细菌感染", "感染")
+    assert lex.canonical("消化不好") == lex.canonical("消化不良")

@@ -291,3 +291,23 @@ def test_a_child_who_will_not_eat_has_poor_appetite():
     f = _f("孩子这两天不吃饭，精神也差")
     assert f["食欲不振"].polarity == "present"
     assert _f("孩子没食欲")["食欲不振"].polarity == "present"
+
+
+@pytest.mark.parametrize(("text", "marked", "polarity"), [
+    ("晚上咳嗽，就是不停的咳嗽", "咳嗽", "present"),  # 不停 / 不断: on and on, not a denial
+    ("孩子不断咳", "咳", "present"),
+    ("白天没怎么哭闹", "哭闹", "present"),  # 没怎么 / 不咋: a degree word, spoken forms
+    ("晚上不咋咳", "咳", "present"),
+    ("食欲不如感冒前好", "感冒", "present"),  # a comparison
+    ("木有发烧", "发烧", "absent"),  # spoken and dialect forms of 没有
+    ("莫有呕吐", "呕吐", "absent"),
+    ("沒有發燒，也沒有喘", "喘", "absent"),  # traditional characters read as simplified
+    ("听起来不知道是痰还是刚吃下去的奶", "痰", "uncertain"),  # the speaker does not know which
+    ("昨晚睡得不踏实~哭了好几次", "哭", "present"),  # a tilde ends a clause in chat
+])
+def test_spoken_forms_of_negation_and_degree(text, marked, polarity):
+    from medsim.text.analysis import judge_spans
+
+    s = text.rindex(marked)
+    assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
+
