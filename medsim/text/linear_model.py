@@ -99,6 +99,18 @@ def train(samples: list[tuple[list[str], object]], labels: Sequence[str], epochs
     return {f: [round(x, 4) for x in row] for f, row in w.items() if any(abs(x) >= 0.005 for x in row)}
 
 
+def mean(weight_sets: Sequence[Weights], n_labels: int) -> Weights:
+    """The average of dense models trained alike (other shuffling seeds): one linear model whose
+    scores are the mean of theirs, steadier than any one of them."""
+    out: dict[str, list[float]] = {}
+    for w in weight_sets:
+        for f, row in w.items():
+            acc = out.setdefault(f, [0.0] * n_labels)
+            for k in range(n_labels):
+                acc[k] += row[k] / len(weight_sets)
+    return {f: [round(x, 4) for x in row] for f, row in out.items() if any(abs(x) >= 0.005 for x in row)}
+
+
 def sparse(weights: Weights, eps: float) -> Weights:
     """Each row as {label index: weight} keeping only weights of at least ``eps`` in size (many
     labels, most features moving few of them: smaller to ship, faster to score)."""

@@ -9,7 +9,8 @@ the same words, the question before and the answer after — re-weighs the rules
 trained by ``bench/train_polarity.py`` on the train split of CMDD (Lin et al., EMNLP 2019;
 ChineseBLUE, Apache-2.0) and ships as ``polarity_weights.json.gz`` (weights only, no text).
 Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD
-with L2 (the shared trainer of :mod:`medsim.text.linear_model`). A second weight set
+with L2 (the shared trainer of :mod:`medsim.text.linear_model`), the weights of a few runs with
+other shuffling seeds averaged (``linear_model.mean``). A second weight set
 (``context_weights``) reads each mention again with what the first reading made of the same
 symptom's other mentions (``medsim.text.dialogue.context_features``).
 """
