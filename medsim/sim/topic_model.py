@@ -89,16 +89,20 @@ def loaded() -> dict | None:
 
 def decide(probs: dict[str, float], rule_topics: list[str], model: dict | None = None,
            vetoed: frozenset[str] = frozenset()) -> set[str]:
-    """The topics heard: those whose probability reaches the threshold, the rule-only topics as
-    the rules say, never a ``vetoed`` one; when that leaves nothing of a part the rules heard
-    something in, the likeliest topic (nearly every real question asks something: better than
-    "not understood"), the rules' own when it is nearly as likely."""
+    """The topics heard: the likeliest topic when its probability reaches the threshold, each other
+    one when it reaches ``extra_threshold`` (most real questions ask one thing: a second topic
+    needs firmer evidence), the rule-only topics as the rules say, never a ``vetoed`` one; when
+    that leaves nothing of a part the rules heard something in, the likeliest topic (nearly every
+    real question asks something: better than "not understood"), the rules' own when it is nearly
+    as likely."""
     model = model or _model()
     meta = model["meta"]
     rules = set(rule_topics)
     rule_only = set(meta.get("rule_only", ()))
     allowed = {t: p for t, p in probs.items() if t not in vetoed}
-    heard = {t for t, p in allowed.items() if t not in rule_only and p >= meta["threshold"]}
+    learned = sorted((t for t in allowed if t not in rule_only), key=allowed.get, reverse=True)
+    extra = meta.get("extra_threshold", meta["threshold"])
+    heard = {t for k, t in enumerate(learned) if allowed[t] >= (meta["threshold"] if k == 0 else extra)}
     heard |= (rules & rule_only) - vetoed
     if not heard and rules:
         best = max(allowed, key=allowed.get)

@@ -98,7 +98,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
-        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响(睡|工作|生活|活动|吃)", r"(睡眠|睡觉|吃饭|吃奶|玩)\S{0,3}(受)?影响", r"疼成什么样", r"下地",
+        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响\S{0,4}(睡|工作|生活|活动|吃|喝|玩|休息)", r"(睡眠|睡觉|吃饭|吃奶|吃东西|喝水|玩)\S{0,4}(受|有)?影响", r"Ｓ\S{0,3}重(吗|不重|吧|么|[？?]|$)", r"疼成什么样", r"下地",
     ),
     "radiation": (
         r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,6}(走|跑|串|传)",
@@ -111,13 +111,13 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
         r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
-        r"室内|空调|环境|冻着|淋雨|吹风", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
     ),
     "course": (
-        r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)", r"是第一次",
+        r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)|第一次\S{0,3}Ｓ", r"是第一次", r"间隔|隔\S{0,2}(多久|几天)",
         r"以前.{0,6}(类似|这样|这种|这个情况|同样)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
         r"次数|频繁|频率|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
         r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
@@ -129,9 +129,10 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "associated": (
         r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)", r"伴随", r"伴有.{0,4}(症状|什么)",
+
     ),
     "treatment": (
-        r"看过医生", r"看过(没有|吗)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗", r"输过液",
+        r"看过医生", r"看过(没有|吗)", r"停(过|了)?\S{0,2}药", r"(有没有|是否|有)说\S{0,6}(Ｃ|炎|感染)", r"医院.{0,2}看过", r"做过什么处理", r"处理过", r"治疗", r"输过液",
         r"打过针", r"来之前", r"(哪里|哪家|医院|诊所).{0,3}看过?", r"(用|做|接受)过.{0,4}治疗", r"自己吃过",
         r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药",
         r"效果怎么样", r"(有没有|有|没有?)效果", r"(就诊|就医|看病)过", r"去.{0,3}医院",
@@ -140,20 +141,20 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"开(了|过)(吗|没有)", r"输液|打针|吊瓶|点滴|挂水|挂针|雾化|吸氧|消炎针|退烧针|抗生素|消炎药|退烧药|止咳药|退热药|退热贴",
         r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
         r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
-        r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院", r"面诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
+        r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院|住院了(吗|没有|吧|呢|[？?])|在住院|住着院", r"面诊", r"^(已经|一共|总共|大概)?(吃|用|服用?|使用|喂)(了|过)?(有)?(几天|多久|几次)", r"输\S{0,3}液|打\S{0,3}针|照\S{0,3}蓝光|蓝光", r"颗粒|糖浆|口服液|冲剂|胶囊|滴剂|混悬液|栓剂|退烧栓|软膏|乳膏|喷剂|益生菌|排除|确诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
         r"体重", r"睡得", r"睡(着|不着|觉|眠|醒|好|踏实|不好)", r"(?<!消)瘦(?!肉)|长胖|胖了", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
         r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
-        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳|放屁|排气|打嗝", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
+        r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
         r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病", r"(做|放|装|搭|植入)过.{0,4}(支架|搭桥|起搏器)",
-        r"疫苗|接种|打过.{0,3}苗", r"足月|早产|顺产|剖(宫)?产|难产|羊水|窒息|出生(时|的时候)?.{0,3}(体重|情况|怎么样)",
+        r"疫苗|接种|打过.{0,3}苗|预防针", r"足月|早产|顺产|剖(宫)?产|难产|羊水|窒息|出生(时|的时候)?.{0,3}(体重|情况|怎么样)",
         r"(平时|平常|从小|一直)\S{0,3}(容易|经常|爱|总|老)\S{0,4}(生病|感冒|咳|发烧|发热|过敏|拉|打喷嚏|喘|Ｓ)",
         r"(以前|之前|小时候?|从前|过去|既往)\S{0,6}(得过|有过|出过|患过|起过|发生过|犯过)?\S{0,3}Ｃ",
         r"(以前|之前|小时候?|从前|过去)\S{0,4}(得过|患过|出过|起过)", r"上次\S{0,8}住院|住院(过|史)",
@@ -162,7 +163,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     "allergies": (r"过敏", r"药.{0,6}(起疹子|起疙瘩|起红点|红疹)", r"药.{0,3}会.{0,2}Ｓ", r"(有过|出现过?|起过).{0,2}反应", r"不良反应"),
     "medications": (
         # regular medicines (not for this illness): a long-term marker or a chronic-disease drug
-        r"降压药", r"降糖药", r"降脂药", r"胰岛素", r"(血压|血糖|血脂|心脏)的?药", r"药.{0,4}(名字|按时)",
+        r"降压药", r"降糖药", r"降脂药", r"胰岛素", r"(血压|血糖|血脂|心脏)的?药", r"药.{0,4}按时", r"维生素\s?a?d|维d|伊可新|鱼肝油|补(钙|锌|铁)|钙片",
         r"(平时|平常|平日|长期|常年|规律|每天|每日|日常)\S{0,6}(药|Ｄ)", r"药.{0,4}(一直|还)在(吃|用)",
         r"一天吃几次药", r"用药(情况|史)",
     ),
@@ -181,10 +182,10 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
     "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
-            r"几天大|满月|满.{0,2}岁"),
+            r"几天大|满月|满.{0,2}岁|[0-9一二三四五六七八九十两半]+(天|个?月|周)大"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
-        r"查过", r"听诊|听(了|过)?\S{0,2}(肺|心|气管|胸|Ｂ)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
+        r"查过", r"(拍|照)(了|过)?\S{0,2}片|胸片", r"(医生|大夫)\S{0,4}听(过|了)|听过(吗|没有)", r"支原体|衣原体", r"听诊|听(了|过)?\S{0,2}(肺|心|气管|胸|Ｂ)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
         r"(查|测|验)(了|过|的|出|得)", r"常规",
     ),
     "vitals": (
@@ -261,6 +262,22 @@ def _body_pattern() -> re.Pattern[str]:
 def _drug_pattern() -> re.Pattern[str]:
     names = {n for canon, aliases in textlink.lexicon_groups("drugs.txt") for n in (canon, *aliases) if len(n) >= 3}
     names |= {n for members in vocab.DRUG_CLASSES.values() for n in members}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
+
+
+# laboratory analytes whose names are not also a vital sign, a sugar test, a mineral supplement or a
+# urine property (the text layer's analyte lexicon holds every name a report gives them)
+_LAB_GROUPS = frozenset({"blood_count", "liver", "renal", "chemistry", "inflammation", "blood_gas", "coagulation",
+                         "cardiac", "marker", "endocrine", "lipid"})
+
+
+@cache
+def _lab_pattern() -> re.Pattern[str]:
+    from medsim.text import analytes
+
+    names = {n.lower() for k in analytes.keys() if analytes.get(k).group in _LAB_GROUPS
+             for n in analytes.names(k) if (len(n) >= 2 and not n.isascii()) or (n.isascii() and len(n) >= 3)}
+    names -= {"中性", "比重", "压积"}
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) or "(?!)")
 
 
@@ -359,7 +376,7 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_ASPECT_BLOCK = re.compile(r"什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
+_ASPECT_BLOCK = re.compile(r"影响|Ｓ\S{0,3}重(吗|不|吧|么|[？?]|$)|什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
                            r"频繁|次数|几次|多吗|多不多|减轻|好转|好了|好点|完全|原因|引起|的时候|复发|降|退|以前|小时候?|从小|得过|患过")
 # a named symptom in these is not asked as this illness's symptom: the past (得过, 小时候), what came
 # before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
@@ -371,7 +388,7 @@ _PREDICATED = re.compile(r"Ｓ是(?!不是|否|[吗呢吧])[^Ｓ，。？?]{1,8}
 _TIME_WORD = re.compile(r"治|药|医|查|开始|时候|什么时|几|多久|以前|之前|以后|之后|[天周月年]|今|昨|早|晚|夜|白天|最近|现在|一直|第一次")
 # the yes/no word attaches to a change, not to the symptom: 咳嗽是否有好转 / 有没有减轻 ask the course
 _ASPECT_ASKED = re.compile(r"(有没有|是否|有无)有?\S{0,2}(好转|减轻|加重|缓解|改善|减少|增多|变化|好[点些]|严重|厉害)")
-_YESNO = re.compile(r"吗|么|呢|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
+_YESNO = re.compile(r"吗|么|呢|吧|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
 # a sentence that asks something (a question mark or word, an A不A / A没A form, a closing 吧)
@@ -487,7 +504,7 @@ def classify_rules(text: str) -> Parsed:
         if not sentence.strip("？?。！!；;，, "):
             continue
         parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
-                                    or "past_history" in topics)
+                                    or "past_history" in topics, alone=len(sentences) == 1)
         own = parsed.topics
         parsed.topics = _carry(parsed.topics, previous)
         parts.append((sentence, parsed.topics, parsed.topics != own))
@@ -522,9 +539,10 @@ def _carry(topics: list[str], previous: list[str]) -> list[str]:
     return topics
 
 
-def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
+def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -> Parsed:
     """One sentence; ``chronic``: an earlier sentence of the message named a chronic condition or
-    asked the past history, so a bare drug question that follows asks the regular medicines."""
+    asked the past history, so a bare drug question that follows asks the regular medicines;
+    ``alone``: the sentence is the whole message (not one of a chain of questions)."""
     symptoms, conditions, masked = named_items(folded)
     topics = {t for t, pat in _compiled().items() if pat.search(masked)}
 
@@ -535,6 +553,12 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
         clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
+        if alone and set(clause_symptoms) <= {"咳痰", "咳嗽"} and "咳痰" in clause_symptoms \
+                and not re.search(r"除了|其他|别的|还有|几天|多久|什么时候|以前|之前|家里", clause):
+            # 有痰吗 / 咳嗽有没有痰 asked on its own: whether the cough brings up sputum, its kind (in a
+            # chain of yes/no symptoms, 嗓子疼不疼？咳不咳？有痰没？, it is one more symptom)
+            topics.add("character")
+            continue
         if _ASPECT_BLOCK.search(clause) and not re.search(r"有没有|是否|伴", clause) or _HARD_BLOCK.search(clause) \
                 or _ASPECT_ASKED.search(clause):
             continue
@@ -560,10 +584,25 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         c for c in re.split(r"[，,；;]", masked) if "Ｃ" in c and re.search(asked_marker, c)]
     if asked_conditions and "family_history" not in topics:
         topics.add("past_history")
-    if re.search(r"^(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)", masked) or re.search(
-            r"(诊断|说是|考虑)\S{0,4}Ｃ", masked):
+    if (re.search(r"^(还是|就是|那就是)?说?(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)|Ｃ\S{0,2}还是\S{0,2}Ｃ", masked)
+            or re.search(r"(诊断|说是|考虑|排除|确诊|怀疑|说\S{0,4}(有|是))\S{0,4}Ｃ", masked)) \
+            and not re.search(r"以前|之前|上次|那次|当时|小时候?|从小|得过|患过|说过|体质|刚好", masked):
         topics.discard("past_history")
-        topics.add("treatment")  # 是肺炎吗: what the illness was diagnosed as
+        topics.add("treatment")  # 是肺炎吗 / 支气管炎还是肺炎 / 排除肺炎了吗: what this illness was diagnosed as
+    if _lab_pattern().search(folded) or re.search(r"(黄疸|黄胆|胆红素)\S{0,4}(多高|多少|指数|值)", folded):
+        topics -= {"associated", "vitals", "past_history"}
+        topics.add("tests")  # 尿里有白细胞吗 / 中性粒细胞比例呢 / 黄疸多高: a laboratory result
+    if re.search(r"(?<!除了)还(有没有|有|是|在)?\S{0,2}Ｓ|第一次\S{0,3}Ｓ", masked) and not re.search(r"除了|另外|其他|别的|同时|以外", masked) \
+            and "associated" in topics and not topics & {"tests", "treatment"}:
+        topics.discard("associated")
+        topics.add("course")  # 还发烧吗 / 还有没有咳嗽: whether it is still there, how it has gone
+    if re.search(r"(正常|好|下去|退|消|停|没)了?(有)?几天", masked):
+        topics -= {"duration", "vitals"}
+        topics.add("course")  # 体温正常几天了 / 疹子下去几天了: since when it has been better
+    if "age" in topics and re.search(r"(天|个?月|周)大", masked):
+        topics.discard("duration")
+    if "course" in topics and re.search(r"间隔|隔\S{0,2}(多久|几天)", masked):
+        topics.discard("duration")  # 间隔多久发烧一次: how often it comes back
     # an examination named with 过/吗/报告 (拍过胸片吗) asks about tests already done
     if _exam_pattern().search(folded) and re.search(r"过|报告|结果|(做|拍|查|照)了", folded):
         topics.add("tests")
@@ -585,9 +624,18 @@ def _classify_sentence(folded: str, chronic: bool = False) -> Parsed:
         asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠")]
         if not asked_symptoms:
             topics.discard("associated")
+    if _SIGN_ASKED.search(masked) and not topics & {"allergies", "family_history", "tests", "treatment", "triggers"}:
+        topics.discard("general")
+        topics.add("associated")  # 放屁多吗 / 呼吸平稳吗 / 大便时候哭闹吗: a sign of the illness, asked yes/no
     if "associated" not in topics:
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
+
+
+# signs a parent is asked about yes/no that the lexicon does not hold as symptoms, or whose words
+# (大便, 睡觉) would read as the general question: wind, breathing, crying at stool or in sleep
+_SIGN_ASKED = re.compile(r"放屁|排气|打嗝|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
+                         r"(大便|排便|拉|睡觉|睡着|吃奶|吃饭|喂奶)\S{0,2}(时候|时|的时候)\S{0,4}(哭|闹|疼|出汗|憋)|哭醒")
 
 
 def _general_items(clause: str) -> set[str]:
@@ -649,13 +697,13 @@ _OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水�
                        r"(大便|便)\S{0,4}(血丝|黏液|粘液|奶瓣|泡沫|脓)")
 # what a photograph or a document would show: the patient is asked to send it, not to tell
 _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
-_SEND = re.compile(r"发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)[^，,]*")
+_SEND = re.compile(r"(发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)|[^，,]*[发传](给我|过来))[^，,]*")
 _ACK = re.compile(r"^((是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的|对的?|明白了?|知道了?|了解了?|这样啊|行)[？?。!！，,~～]*)+$")
 _INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
 
 
 _LONG_TERM = re.compile(r"平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
-                        r"基础病|慢性|名字|一天.{0,2}几次|(?<![还])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
+                        r"基础病|慢性|一天.{0,2}几次|(?<![还])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
 
 
 @cache
@@ -757,7 +805,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     if _CHARACTER_OF.search(re.sub(r"除了[^，。？]*", "", folded)) and (_OPEN_LOOK.search(folded) or not re.search(r"有没有|有无|是否", folded)):
         # 大便是什么样的 / 流清鼻涕还是黄鼻涕 / 咳嗽有痰吗: what the complaint itself looks like
         topics -= {"general", "associated", "site", "course"}
-        topics.add("character")
+        # 以前大便什么样 / 平时大便成形吗: the usual bowels before this illness, the general question
+        topics.add("general" if re.search(r"以前|之前|平时|平常|原来", masked) else "character")
     if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|得过|患", masked):
         topics.discard("family_history")  # 家里有人感冒吗: an exposure, not a family illness
         topics.add("triggers")
@@ -784,7 +833,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("family_history")  # 在家里雾化: at home, not the family
     if "triggers" in topics and re.search(r"(的时候|时)\S{0,6}(重|厉害|明显|加重)", masked):
         topics.discard("course")
-    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜", masked):
+    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜|新(添加|加|换|吃)|换\S{0,2}奶粉", masked):
         topics.discard("general")  # 拉肚子之前吃奶多不多: what brought it on
     if "triggers" in topics and re.search(r"(药|Ｄ)\S{0,4}(引起|导致|刺激)|(因为|由于)\S{0,4}(药|Ｄ)", masked):
         topics.discard("treatment")

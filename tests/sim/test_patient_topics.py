@@ -126,3 +126,43 @@ def test_published_topic_names_are_the_classifiers():
     section = readme.split("## Patient topics", 1)[1].split("\n## ", 1)[0]
     published = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
     assert tuple(published) == TOPICS
+
+
+@pytest.mark.parametrize("question, topics", [
+    # a closing 吧 / 呢 / 么 asks as 吗 does
+    ("发烧吧？", ["associated"]),
+    ("孩子头疼么？", ["associated"]),
+    # a previous doctor's examination is a test; drips, injections, a course of medicine are treatment
+    ("上个医生听诊了吗？", ["tests"]),
+    ("大夫给听过肺没有？", ["tests"]),
+    ("输了几天液了？", ["treatment"]),
+    ("在诊所打了几天针？", ["treatment"]),
+    ("中间停过药吗？", ["treatment"]),
+    ("医生有没有排除肺炎？", ["treatment"]),
+    # 多大 / 多久 / 几天: age, how long, or since when it is better
+    ("孩子现在三个月大吗？", ["age"]),
+    ("疼了多大一会儿？", ["duration"]),
+    ("体温正常几天了？", ["course"]),
+    ("间隔多久烧一次？", ["course"]),
+    # how bad: whether it stops sleep, whether the symptom is heavy
+    ("咳嗽影响孩子睡觉吗？", ["severity"]),
+    ("拉肚子症状重吗？", ["severity"]),
+    # still there, or the first time: the course
+    ("还有没有咳嗽？", ["course"]),
+    ("这是第一次发烧吗？", ["course"]),
+    # a laboratory result named by its analyte
+    ("尿常规里白细胞高吗？", ["tests"]),
+    ("c反应蛋白多少？", ["tests"]),
+    # sputum asked on its own is the cough's character; in a chain of yes/no symptoms, one more symptom
+    ("有痰吗？", ["character"]),
+    ("嗓子疼不疼？咳不咳？有痰没？", ["associated"]),
+    # signs whose words read as the bowels or sleep
+    ("放屁多不多？", ["associated"]),
+    ("睡觉的时候哭闹吗？", ["associated"]),
+    # stool frequency is the bowels (TOPICS.md: general, how often)
+    ("大便一天几次？", ["general"]),
+    # a new food as what brought it on
+    ("最近新添加了什么辅食吗？", ["triggers"]),
+])
+def test_real_doctor_phrasing(question, topics):
+    assert classify(question).topics == topics, (question, classify(question))
