@@ -599,6 +599,9 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if re.search(r"(正常|好|下去|退|消|停|没)了?(有)?几天", masked):
         topics -= {"duration", "vitals"}
         topics.add("course")  # 体温正常几天了 / 疹子下去几天了: since when it has been better
+    if re.search(r"(吐|咳|烧|抽|喘|发作)\S{0,4}(几次|多少次|几回)", folded) and not re.search(r"拉|大便|便便|排便|药", folded):
+        topics -= {"duration", "severity", "general", "associated"}
+        topics.add("course")  # 吐了几次 / 一天咳几回: how often it comes, the course (not how long)
     if "age" in topics and re.search(r"(天|个?月|周)大", masked):
         topics.discard("duration")
     if "course" in topics and re.search(r"间隔|隔\S{0,2}(多久|几天)", masked):

@@ -96,3 +96,16 @@ def test_model_beats_the_rules_on_a_held_back_sample(trainer):
         strict, lenient = trainer.measure(rows, model)
         print(f"{held}: rules {rules_strict:.3f}/{rules_lenient:.3f}, model {strict:.3f}/{lenient:.3f}")
         assert strict > rules_strict + 0.02 and lenient >= rules_lenient
+
+
+def test_a_second_topic_needs_firmer_evidence():
+    """A unit hears its likeliest topic at the threshold, another one only at ``extra_threshold``
+    (most real questions ask one thing); without the key both use the threshold (older weights)."""
+    meta = {"labels": list(TOPICS), "threshold": 0.5, "extra_threshold": 0.7, "rule_only": []}
+    probs = dict.fromkeys(TOPICS, 0.01) | {"duration": 0.9, "associated": 0.6, "character": 0.75}
+    assert topic_model.decide(probs, ["duration"], {"meta": meta}) == {"duration", "character"}
+    old = {k: v for k, v in meta.items() if k != "extra_threshold"}
+    assert topic_model.decide(probs, ["duration"], {"meta": old}) == {"duration", "character", "associated"}
+    # nothing reaches the threshold: the rules' topic when it is nearly as likely as the model's best
+    weak = dict.fromkeys(TOPICS, 0.01) | {"site": 0.3, "severity": 0.2}
+    assert topic_model.decide(weak, ["severity"], {"meta": meta | {"rule_margin": 0.5}}) == {"severity"}
