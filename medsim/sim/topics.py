@@ -77,7 +77,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"复查(?!结果)", r"先到这", r"(给你|给您|我们|先)\S{0,2}(做|查|抽|开|安排|验|拍)(个|一下|一个)", r"先去|马上|立即|现在就(给|去)", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"稍后|待会|病房|谢谢配合", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
     ),
     "chief_complaint": (
-        r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"来看什么", r"有什么不舒服",
+        r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"(因为|为)什么\S{0,2}住(院|的院)|住院\S{0,6}(因为|为)什么|(什么|啥)原因\S{0,2}住院", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮", r"^(孩子|宝宝|小孩|宝贝|您|你)?(目前|现在)\S{0,2}情况(怎么样|如何|咋样)", r"怎么样?\S{0,2}不舒服",
     ),
@@ -506,7 +506,7 @@ def classify_rules(text: str) -> Parsed:
         parsed = _classify_sentence(sentence, chronic=any(c in vocab.CONDITIONS for c in conditions)
                                     or "past_history" in topics, alone=len(sentences) == 1)
         own = parsed.topics
-        parsed.topics = _carry(parsed.topics, previous)
+        parsed.topics = _carry(parsed.topics, previous, sentence)
         parts.append((sentence, parsed.topics, parsed.topics != own))
         previous = parsed.topics or previous
         topics += [t for t in TOPICS if t in parsed.topics]  # message order, so answers follow it
@@ -524,12 +524,14 @@ def classify_rules(text: str) -> Parsed:
 _OPINION = re.compile(r"(你|您)(自己)?(觉得|认为|感觉|担心|怀疑|猜)\S{0,8}(什么|啥)(病|毛病|问题)")
 
 
-def _carry(topics: list[str], previous: list[str]) -> list[str]:
+def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[str]:
     """A short follow-up read with the sentence before it: 来之前吃过药没？管用不？ asks whether the
     treatment helped; 月经怎么样？最后一次是什么时候？ asks the last period."""
     if "treatment" in previous and topics and set(topics) <= {"relief", "course"}:
         return ["treatment"]
     habits = [t for t in previous if t in ("smoking", "drinking")]
+    if habits and not topics and re.search(r"多少|几|多久|多长|量", sentence):
+        return habits  # 喝酒不？一次喝多少？: the amount of the habit just asked
     if habits and topics and set(topics) <= {"duration", "onset", "course", "smoking", "drinking"}:
         return list(dict.fromkeys([t for t in topics if t in habits] or habits))  # 抽烟吗？抽多少年了，一天几包？
     if "radiation" in previous and topics == ["site"]:
@@ -792,7 +794,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("age")  # 范围有多大 asks the size, not the age
     # 说一下用药情况: "情况" names another topic's subject; the complaint itself is not asked
     if ("chief_complaint" in topics and topics - {"chief_complaint", "greeting"}
-            and not re.search(r"不舒服|难受|不得劲|不好|怎么(了|啦|回事)|症状|病|问题|原因", masked)):
+            and not re.search(r"不舒服|难受|不得劲|不好|怎么(了|啦|回事)|症状|病|问题|原因|因为什么", masked)):
         topics.discard("chief_complaint")
     # 描述/形容 ask the quality only when their object is the pain, not the place or the complaint
     if "character" in topics and re.search(r"描述|形容", masked) and topics & {"site", "chief_complaint"}:
@@ -883,6 +885,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("course")  # 大便一天几次 / 一天吃几次药: a habit or a dose, not the illness's course
     if "chief_complaint" in topics and re.search(r"(就诊|来|看病)\S{0,4}原因", masked):
         topics.discard("triggers")
+    if "chief_complaint" in topics and re.search(r"(因为|为)什么\S{0,2}住(院|的院)|住院\S{0,6}(因为|为)什么|原因\S{0,2}住院", masked):
+        topics -= {"treatment", "triggers"}  # 这次住院主要是因为什么: why they are here, the complaint
     if "occupation" in topics:
         topics.discard("triggers")  # 工作中接触粉尘: a work exposure
     if "past_history" in topics and all(re.search(past, c) for c in re.split(r"[，,；;]", masked) if "Ｓ" in c):

@@ -163,6 +163,11 @@ def test_published_topic_names_are_the_classifiers():
     ("大便一天几次？", ["general"]),
     # a new food as what brought it on
     ("最近新添加了什么辅食吗？", ["triggers"]),
+    # the amount asked right after a habit is the habit's (not eating or drinking in general)
+    ("喝酒不？一次喝多少？", ["drinking"]),
+    # why they are in hospital is the complaint; whether they are in hospital is treatment
+    ("您这次住院主要是因为什么？", ["chief_complaint"]),
+    ("孩子现在是住院了吗？", ["treatment"]),
 ])
 def test_real_doctor_phrasing(question, topics):
     assert classify(question).topics == topics, (question, classify(question))
