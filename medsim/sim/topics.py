@@ -541,6 +541,10 @@ def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[s
     return topics
 
 
+# what a bare list of symptoms may hold besides the symptoms: 比如说Ｓ、Ｓ等, Ｓ或Ｓ, Ｓ不
+_LIST_FILLER = re.compile(r"Ｓ|比如说?|例如|像是?|或者?|和|及|与|、|等(?:现象|情况|症状)?|的?情况|现象|不$|吗$|没$|没有$|呢$|啊$|\s")
+
+
 def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -> Parsed:
     """One sentence; ``chronic``: an earlier sentence of the message named a chronic condition or
     asked the past history, so a bare drug question that follows asks the regular medicines;
@@ -551,10 +555,10 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     # A named symptom asked yes/no (有没有发烧 / 头晕吗) is an associated-symptom question,
     # unless the clause asks an aspect of it (胸痛什么时候开始的 → onset).
     asked_symptoms: list[str] = []
-    for clause in re.split(r"[，。；！？,;!?]", masked):
+    for clause, at in _clauses_at(masked):
         if "Ｓ" not in clause or clause.startswith("除了") or _compiled()["menstrual"].search(clause):
             continue
-        clause_symptoms, _, _ = named_items(_unmask_clause(clause, folded, masked))
+        clause_symptoms, _, _ = named_items(folded[at:at + len(clause)])
         if alone and set(clause_symptoms) <= {"咳痰", "咳嗽"} and "咳痰" in clause_symptoms \
                 and not re.search(r"除了|其他|别的|还有|几天|多久|什么时候|以前|之前|家里", clause):
             # 有痰吗 / 咳嗽有没有痰 asked on its own: whether the cough brings up sputum, its kind (in a
@@ -572,10 +576,16 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
             topics.add("character")  # 咳嗽是一声声的吗: the symptom is the subject, its kind is asked
             continue
         if _YESNO.search(clause) or clause.endswith("Ｓ"):
-            own = _general_items(_unmask_clause(clause, folded, masked))
+            own = _general_items(folded[at:at + len(clause)])
             if own:  # 喝水多吗 / 尿多不多 / 精神差吗: the named item is eating, bowels, sleep or spirits
                 topics.add("general")
             asked_symptoms.extend(c for c in clause_symptoms if c not in own)
+    if asked_symptoms:
+        # a clause that is nothing but named symptoms (…有没有流鼻涕，咳嗽，腹泻) is the same yes/no list
+        for clause, at in _clauses_at(masked):
+            if "Ｓ" in clause and not clause.startswith("除了") and not _LIST_FILLER.sub("", clause):
+                asked_symptoms.extend(named_items(folded[at:at + len(clause)])[0])
+        asked_symptoms = _dedupe(asked_symptoms)
     if asked_symptoms and _alternative_of_one(masked, folded):
         topics.add("character")  # 咳嗽是一声一声的咳嗽，还是一连串咳嗽: what the complaint is like
         asked_symptoms = []
@@ -666,6 +676,12 @@ def _alternative_of_one(masked: str, folded: str) -> bool:
     left = {c for c, _, _ in textlink.find_terms(folded[:at])}
     right = {c for c, _, _ in textlink.find_terms(folded[at:])}
     return bool(left) and left == right
+
+
+def _clauses_at(masked: str) -> list[tuple[str, int]]:
+    """The clauses of a masked sentence with where each starts: two clauses that mask alike (发烧，咳嗽
+    → ＳＳ，ＳＳ) are two places, not the first one twice."""
+    return [(m.group(0), m.start()) for m in re.finditer(r"[^，。；！？,;!?]+", masked)]
 
 
 def _unmask_clause(clause: str, folded: str, masked: str) -> str:

@@ -171,3 +171,11 @@ def test_published_topic_names_are_the_classifiers():
 ])
 def test_real_doctor_phrasing(question, topics):
     assert classify(question).topics == topics, (question, classify(question))
+
+
+def test_every_symptom_of_a_yes_no_list_is_heard_even_when_two_mask_alike():
+    from medsim.sim.topics import classify
+
+    # 发烧 and 咳嗽 mask alike (two characters each): each clause is read where it stands
+    assert classify("有没有发烧，咳嗽？").symptoms == ["发热", "咳嗽"]
+    assert set(classify("发烧，咳嗽，流鼻涕，拉肚子不").symptoms) == {"发热", "咳嗽", "流涕", "腹泻"}
