@@ -27,7 +27,7 @@ from typing import Any, Literal
 from rapidfuzz import fuzz
 
 from medsim.facts import textlayer
-from medsim.facts.claims import Claim
+from medsim.facts.claims import Claim, names_use
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
 from medsim.text import analytes, get_lexicon
@@ -520,18 +520,43 @@ def _record_drugs(c: Claim, rec: ClaimIndex) -> list[Claim]:
     same = [r for r in rec.of("drug") if textlayer.same_medicine(c.key, r.key)]
     if same:
         return same
+    # the record's other mentions count only where it says the drug was used (not 对头孢曲松敏感, 青霉素过敏)
     for canon, surface, start, end in textlayer.drugs(rec.text):
         # a medicine the record names without a dose the claim patterns read (碳酸钙D3片每日1片)
-        if textlayer.same_medicine(c.key, canon) or textlayer.same_medicine(c.key, surface):
+        if (textlayer.same_medicine(c.key, canon) or textlayer.same_medicine(c.key, surface)) \
+                and names_use(rec.text, start, end):
             polarity, owner = textlayer.polarity_at(rec.context, start, end)
             return [Claim("drug", start, end, surface, key=c.key, polarity=polarity, owner=owner,
                           extra={"name": surface, "no_dose": True})]
     for term in dict.fromkeys((str(c.extra.get("name", "")), c.key, *textlayer.aliases(c.key))):
-        pos = rec.text.find(term) if len(term) >= 2 else -1
-        if pos >= 0:
-            polarity, owner = textlayer.polarity_at(rec.context, pos, pos + len(term))
-            return [Claim("drug", pos, pos + len(term), term, key=c.key, polarity=polarity, owner=owner,
+        for m in re.finditer(re.escape(term), rec.text) if len(term) >= 2 else ():
+            if not names_use(rec.text, m.start(), m.end()):
+                continue
+            polarity, owner = textlayer.polarity_at(rec.context, m.start(), m.end())
+            return [Claim("drug", m.start(), m.end(), term, key=c.key, polarity=polarity, owner=owner,
                           extra={"name": term, "no_dose": True})]
+    return _misspelt_in_record(c, rec)
+
+
+def _misspelt_in_record(c: Claim, rec: ClaimIndex) -> list[Claim]:
+    """The drug written in the record with one character wrong (亚安培南 for 亚胺培南), where it says
+    the drug was used: a stretch of the name's length that differs in one character and is not
+    itself another drug the lexicon knows (阿洛西林 is not a misspelt 阿莫西林)."""
+    for term in dict.fromkeys((str(c.extra.get("name", "")), c.key)):
+        n = len(term)
+        if n < 4:
+            continue
+        for i in range(len(rec.text) - n + 1):
+            piece = rec.text[i:i + n]
+            if piece[0] != term[0] and piece[-1] != term[-1]:
+                continue
+            if sum(a != b for a, b in zip(piece, term, strict=True)) != 1 or textlayer.is_drug(piece):
+                continue
+            if not all("\u4e00" <= ch <= "\u9fa5" for ch in piece) or not names_use(rec.text, i, i + n):
+                continue
+            polarity, owner = textlayer.polarity_at(rec.context, i, i + n)
+            return [Claim("drug", i, i + n, piece, key=c.key, polarity=polarity, owner=owner,
+                          extra={"name": piece, "no_dose": True})]
     return []
 
 

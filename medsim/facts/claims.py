@@ -497,27 +497,44 @@ def is_drug_class(name: str) -> bool:
     return bool(_DRUG_CLASS.search(name))
 
 
-# a drug named without a dose is a claim about the patient only where the text says the patient
-# takes or took it (口服/服用/吸入/注射…, 对X过敏, X口服) — not in knowledge (纳洛酮拮抗阿片类, X用于Y)
-# — and a drug given (予/给予/加用…) only with a time that puts it in the record (外院予, 曾予): a
-# bare 予X抗感染 is the writer's plan
-_TAKEN_BEFORE = re.compile(r"服|吸入|注射|外用|含化|贴敷|涂抹|过敏|停用|停药|自行")
-_TAKEN_AFTER = re.compile(r"\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|过敏|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid)", re.I)
-_GIVEN_BEFORE = re.compile(r"予|给予|给|加用|改用|换用|使用|应用|联用|联合|静滴|静推|静注|滴注|输注|泵入|治疗")
-_GIVEN_AFTER = re.compile(r"\s*(?:静滴|静推|静注|滴注|输注|泵入|治疗|抗感染|无效|后)")
-_IN_RECORD_TIME = re.compile(r"外院|当地|院外|诊所|社区|入院前|发病前|此前|之前|曾|已|既往|长期|平素|平时|规律|一直|自行|期间|"
-                             r"术后|孕期|前予|前给|\d+\s*(?:天|日|周|月|年)(?:前|来)|近\d|近期")
+# A drug named without a dose is a claim that the patient takes, took or was given it (予头孢曲松抗感染,
+# 加用莫西沙星, 口服奥美拉唑护胃, 化疗（吉西他滨+顺铂）, 停用阿司匹林) whatever the verb; 未用X is the same
+# claim negated (the text layer's polarity). Not a claim of use: knowledge (X用于Y, 禁用X, 纳洛酮拮抗阿片类),
+# an allergy (青霉素过敏, 对头孢类过敏), a susceptibility (对头孢曲松敏感, 氨苄西林耐药), a test of the drug
+# (青霉素皮试, 地高辛浓度); advice and plans (建议停用X, 拟予X) are marked by ``_mark_context``.
 _NOT_TAKING = re.compile(r"用于|作用|适用|可用|选用|禁用|慎用|常用|首选|用法|用量|为首选|拮抗|解毒|属于|禁止|不要|不宜|避免|勿|忌")
+_NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|耐药|中介|皮试|浓度|血药|药敏|不耐受)")
+_NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
+# the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
+# stopped (改用, 停用), not used (未用, 没吃过); a drug in an explanation has none of them
+_USE_BEFORE = re.compile(r"服|吃|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+                         r"联用|联合|静滴|静推|静注|滴注|输注|泵入|肌注|治疗|化疗|方案|"
+                         r"(?:未|没|没有|从未|在|已|曾|正|一直|长期|规律)(?:使)?用|用(?:了|过|着)")
+_USE_AFTER = re.compile(r"(?:\s*[+＋、和及与/]\s*[\u4e00-\u9fa5A-Za-z]{2,10}?)*\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid|静滴|静推|"
+                        r"静注|滴注|输注|泵入|治疗|抗感染|抗凝|降压|降糖|止痛|镇痛|解痉|护胃|抑酸|退热|无效|有效|后|维持|已停|"
+                        r"停用|用了|吃了)", re.I)
 
 
-def _taking(text: str, cs: int, start: int, end: int, sentence: str) -> bool:
-    """The text says the patient takes, took or was given the drug at ``start:end``."""
-    before, after = text[cs:start], text[end:end + 8]
+def _taking(text: str, cs: int, start: int, end: int, need_verb: bool = True) -> bool:
+    """The text says the patient takes, took or was given (or did not take) the drug at ``start:end``;
+    ``need_verb=False`` (a record's medication list names drugs bare): only not named otherwise."""
+    ce = textlayer.clause_end(text, end)
+    if cs > 0 and text[cs - 1] in "（(":
+        # a drug in brackets (化疗（吉西他滨+顺铂）, 抗凝（华法林）): the words before the bracket govern it
+        cs = textlayer.clause_start(text, cs - 1)
+    before, after = text[cs:start], text[end:ce]
     if _NOT_TAKING.search(before) or _NOT_TAKING.match(after.lstrip()):
         return False
-    if _TAKEN_BEFORE.search(before) or _TAKEN_AFTER.match(after):
-        return True
-    return bool((_GIVEN_BEFORE.search(before) or _GIVEN_AFTER.match(after)) and _IN_RECORD_TIME.search(sentence))
+    if _NOT_USE_AFTER.match(after) or _NOT_USE_IN_CLAUSE.search(text, cs, ce):
+        return False
+    return not need_verb or bool(_USE_BEFORE.search(before) or _USE_AFTER.match(after))
+
+
+def names_use(text: str, start: int, end: int) -> bool:
+    """Whether a record's mention of a drug at ``start:end`` (normalized text) can be its use: not
+    knowledge, an allergy, a susceptibility or a drug test (a medication list names drugs bare)."""
+    cs = textlayer.clause_start(text, start)
+    return _taking(text, cs, start, end, need_verb=False)
 
 
 def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
@@ -541,8 +558,7 @@ def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
         if _DOSE.match(text, end) or MEASURE.match(text, end) or re.match(r"\s*[\d.]+\s*(?:mU|U/|ng|pg|nmol|mmol|μmol)", text[end:end + 12]):
             continue
         cs = textlayer.clause_start(text, start)
-        sentence = text[_sentence_start(text, start):textlayer.clause_end(text, end)]
-        if not _taking(text, cs, start, end, sentence):
+        if not _taking(text, cs, start, end):
             continue
         polarity, owner = textlayer.polarity_at(ctx, start, end)
         key = generic_name(surface) if not is_drug_class(surface) else surface

@@ -17,7 +17,9 @@ def hf() -> Case:
 
 
 @pytest.mark.parametrize("text", ["患者长期服用地高辛。", "平素口服厄贝沙坦控制血压。", "外院静滴莫西沙星无效。",
-                                  "孕期口服叶酸及阿司匹林。"])
+                                  "孕期口服叶酸及阿司匹林。",
+                                  # given, in any wording, with no time or dose: still a claim it was given
+                                  "予头孢曲松抗感染。", "加用莫西沙星。", "已行化疗（吉西他滨+顺铂）。", "口服奥美拉唑护胃。"])
 def test_a_drug_the_record_lacks_is_unsupported_without_a_dose(hf, text):
     assert "unsupported" in check(hf, text, key_facts=[]).statuses()
 
@@ -31,7 +33,9 @@ def test_a_drug_the_record_holds_is_supported(hf, text):
 
 @pytest.mark.parametrize("text", [
     "建议加用地高辛控制心室率。",  # advice
-    "予呋塞米静推、硝酸甘油扩血管。",  # the writer's plan: no time puts it in the record
+    "拟予呋塞米静推、硝酸甘油扩血管。",  # the writer's plan
+    "肺炎克雷伯菌对头孢曲松、左氧氟沙星敏感。",  # a susceptibility, not a drug given
+    "头孢类过敏者可选用阿奇霉素。",  # an allergy and knowledge
     "纳洛酮拮抗阿片类，维生素K1用于华法林过量。",  # knowledge
     "服药期间禁止使用西地那非。",  # a prohibition
     "诊治经过：静脉呋塞米利尿，加用地高辛。",  # a hospital course the writer composes
