@@ -27,7 +27,7 @@ from typing import Any, Literal
 from rapidfuzz import fuzz
 
 from medsim.facts import textlayer
-from medsim.facts.claims import Claim, names_use
+from medsim.facts.claims import Claim, names_use, result_after
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
 from medsim.text import analytes, get_lexicon
@@ -384,6 +384,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 polarity, owner = textlayer.polarity_at(rec.context, *span)
                 if any(cue not in term for cue in rec.context.negation_cues(*span)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
+                if c.extra.get("type") == "exam_result":
+                    polarity = result_after(rec.text, span[1]) or polarity  # 抗dsDNA、抗心磷脂抗体阴性
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break
     label = c.text
@@ -798,6 +800,42 @@ def _swapped_place(content: str, report: str) -> tuple[str, str] | None:
     return None
 
 
+_SIDE_AND_SEGMENT = re.compile(r"[左右双两侧上下前后中内外]")
+
+
+def _part_missing(content: str, report: str) -> str | None:
+    """A body part the content names whose characters (sides and segments aside: 肝右叶 fits 肝右后叶)
+    the report does not hold, or None."""
+    for _, surface, _, _ in textlayer.body_parts(content):
+        core = _SIDE_AND_SEGMENT.sub("", surface) or surface
+        if not all(ch in report for ch in core):
+            return surface
+    return None
+
+
+def _denied_in_report(content: str, exam: tuple[str, str, int, int, str], rec: ClaimIndex) -> str | None:
+    """A finding the content affirms that the examination's report names only to deny it (超声提示胎盘早剥
+    against 胎盘未见早剥征象, 心电图示T波高尖 against 未见T波高尖), or None."""
+    report, at = exam[4], exam[3]
+    for f in textlayer.findings(content):
+        if f.polarity != "present":
+            continue
+        for term in dict.fromkeys((f.text, f.norm)):
+            positions = [m.start() for m in re.finditer(re.escape(term), report)] if len(term) >= 2 else []
+            if not positions:
+                continue
+            polarities = {textlayer.polarity_at(rec.context, at + p, at + p + len(term))[0] for p in positions}
+            if polarities == {"absent"}:
+                return f.text
+            break
+    # a finding the text layer does not list (T波高尖): the content's own words, denied where the report has them
+    core = _RESULT_NOISE.sub("", content)
+    pos = report.find(core) if len(core) >= 3 else -1
+    if pos >= 0 and textlayer.polarity_at(rec.context, at + pos, at + pos + len(core))[0] == "absent":
+        return content
+    return None
+
+
 def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """An examination's result: the record must name the examination (same kind, a region that
     fits) and hold what the text says it showed (most of its wording, in that examination's
@@ -819,6 +857,20 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if swapped:
         return _Verdict("contradicted", (best[2], best[3]), f"部位与病历不符：病历{exam}为“{swapped[1]}”，不是“{swapped[0]}”",
                         f"wrong site: the record's {exam} has {swapped[1]}, not {swapped[0]}")
+    denied = _denied_in_report(content, best, rec)
+    if denied:
+        return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}未见“{denied}”",
+                        f"the record's {exam} reports no {denied}")
+    # the organ the content names must be the report's (脾脓肿 is not the record's 肝右后叶脓肿)
+    elsewhere = _part_missing(content, best[1] + best[4])
+    if elsewhere and any(_part_missing(content, e[1] + e[4]) is None for e in same):
+        best = next(e for e in same if _part_missing(content, e[1] + e[4]) is None)
+        elsewhere = None
+    if elsewhere and any(_part_missing(content, e[1] + e[4]) is None for e in _record_exams(rec)):
+        elsewhere = None  # another of the record's reports names that part (a record that splits its findings)
+    if elsewhere:
+        return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{elsewhere}”的所见",
+                        f"the record's {exam} reports nothing on {elsewhere}")
     if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
     return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",

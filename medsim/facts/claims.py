@@ -729,7 +729,7 @@ def durations(text: str) -> list[Claim]:
 # ---------------------------------------------------------------------------- findings
 
 _ORGANISM = re.compile(
-    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:示|提示|为|检出|见|阳性[：:]?)?"
+    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:回报|报告|结果为?|示|提示|为|检出|见|阳性[：:]?)?"
     r"(?P<org>[\u4e00-\u9fa5]{2,10}?(?:菌|病毒|支原体|衣原体|螺旋体|原虫))"
 )
 
@@ -750,15 +750,42 @@ _EXAM_RESULT = re.compile(
 )
 
 
+_LIST_RESULT = re.compile(r"(?:\s*[、和及与]\s*[^、和及与，,。；;\n：:]{1,12}?)+\s*(?:均|都|皆)?" + _EXAM_RESULT.pattern)
+_TEST_BY_FORM = re.compile(r"(?P<name>(?<![\u4e00-\u9fa5A-Za-z])[\u4e00-\u9fa5A-Za-z0-9\-]{1,10}?(?:抗体|抗原|试验|核酸|DNA|RNA|IgM|IgG))"
+                           r"(?=\s*[:：]?\s*(?:呈|为|示)?\s*(?:强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋-－]\s*[)）]))")
+
+
+def _result_match(text: str, end: int) -> re.Match[str] | None:
+    # the result given once after a list of tests (ANA、抗dsDNA、抗心磷脂抗体阴性 / 均阴性) is each one's
+    return _EXAM_RESULT.match(text, end) or _LIST_RESULT.match(text, end)
+
+
+def _result_polarity(m: re.Match[str]) -> str:
+    return "absent" if ("阴" in m.group("r") or "-" in m.group("r") or "－" in m.group("r")) else "present"
+
+
+def result_after(text: str, end: int) -> str | None:
+    """The polarity of a qualitative result written right after a test's name ending at ``end``
+    (阳性 → present, 阴性 → absent, also after a list of tests), or None."""
+    m = _result_match(text, end)
+    return _result_polarity(m) if m else None
+
+
 def qualitative_results(text: str) -> list[Claim]:
     """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
     阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
     out = []
-    for norm, surface, start, end in textlayer.exams(text):
-        m = _EXAM_RESULT.match(text, end)
+    named = textlayer.exams(text)
+    # a test the lexicon does not list, named by what it detects (抗血小板抗体阳性, 冷凝集试验阴性); it
+    # replaces a shorter test name inside it (血小板 in 抗血小板抗体)
+    forms = [(m.group("name"), m.group("name"), m.start("name"), m.end("name")) for m in _TEST_BY_FORM.finditer(text)
+             if not any(s <= m.start() and m.end() <= e for _, _, s, e in named)]
+    named = [n for n in named if not any(s <= n[2] and n[3] <= e for _, _, s, e in forms)] + forms
+    for norm, surface, start, end in named:
+        m = _result_match(text, end)
         if not m:
             continue
-        polarity = "absent" if ("阴" in m.group("r") or "-" in m.group("r") or "－" in m.group("r")) else "present"
+        polarity = _result_polarity(m)
         out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity=polarity,
                          extra={"type": "exam_result", "name": surface}))
     return out
@@ -853,7 +880,7 @@ _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|�
              r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
-EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
 _RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|：|:)|\s*(?=未见|无明显|未发现)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")

@@ -147,3 +147,8 @@ def drugs(text: str) -> list[tuple[str, str, int, int]]:
 def exams(text: str) -> list[tuple[str, str, int, int]]:
     """(canonical name, surface text, start, end) of the examinations and tests the text names."""
     return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "exam"]
+
+
+def body_parts(text: str) -> list[tuple[str, str, int, int]]:
+    """(canonical name, surface text, start, end) of the body parts the text names (肝右叶, 脾, 乙状结肠)."""
+    return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "body_part"]
