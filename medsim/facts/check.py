@@ -670,9 +670,9 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             if _same_place(c, r):
                 return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = cands[0]
-    shown = rec.text[r.start:r.end]
+    shown = rec.text[r.start:r.end + (3 if r.key != "肺" and r.extra.get("zone") else 0)]
     if r.side == c.side:
-        return _Verdict("contradicted", r, f"部位（肺叶/肺野）与病历不符：病历为“{shown}”",
+        return _Verdict("contradicted", r, f"部位（肺叶/肺野/节段）与病历不符：病历为“{shown}”",
                         f"wrong lobe or zone: the record has {shown}")
     return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{shown}”", f"wrong side: the record has {shown}")
 
@@ -796,6 +796,12 @@ def _swapped_place(content: str, report: str) -> tuple[str, str] | None:
             for m in re.finditer(rf"{x}(?=[\u4e00-\u9fa5]{{2}})", content):
                 part = content[m.end():m.end() + 2]
                 if y + part in report and x + part not in report:
+                    return x + part, y + part
+            # a segment noun alone (肝右前叶 against 肝右后叶, 上极 against 下极)
+            for m in re.finditer(rf"{x}(?=[叶段极壁])", content):
+                part = content[m.end()]
+                organ = content[max(0, m.start() - 2):m.start()]
+                if y + part in report and x + part not in report and (not organ or organ[-1] in report):
                     return x + part, y + part
     return None
 

@@ -627,6 +627,10 @@ _SIDE_WORD = {"两": "双"}
 _PREDOMINANT = re.compile(r"以(?P<side>左|右)侧?(?:为|更)?(?:重|著|主|甚|明显)")
 
 
+# the segment of a sided organ named right after it: 下极, 上段, 后叶, 前壁 (direction words only are compared)
+_SEGMENT = re.compile(r"侧?(?P<dir>[上中下前后]{1,2})(?:叶|段|极|壁|份|1/3|三分之一)")
+
+
 def _side_context(text: str, start: int, end: int) -> str:
     """The clause around a side mention with every side word removed: what the side qualifies."""
     cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
@@ -659,8 +663,12 @@ def laterality(text: str) -> list[Claim]:
             if m.group("part") == "肺" and any(s <= m.start("part") < e for s, e in lungs):
                 continue
             side = m.group("side")
+            zone = _SEGMENT.match(text, m.end())
+            extra = {"context": _side_context(text, m.start(), m.end())}
+            if zone:
+                extra["zone"] = zone.group("dir")  # 右肾下极, 左输尿管上段, 肝右后叶: the part of the organ
             out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"),
-                             side=_SIDE_WORD.get(side, side), extra={"context": _side_context(text, m.start(), m.end())}))
+                             side=_SIDE_WORD.get(side, side), extra=extra))
     return out
 
 
