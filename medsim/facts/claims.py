@@ -888,8 +888,11 @@ _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|�
              r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
-EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
-_RESULT_CUE = re.compile(r"\s*(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|：|:)|\s*(?=未见|无明显|未发现)")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+# what introduces the result: 示/提示/见… (also after a comma: 行胃镜检查，见胃窦溃疡), a colon, or a normal
+# or negative result written straight after the name (心电图正常, 头颅CT无异常, 胸片未见异常)
+_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为)|\s*[：:]"
+                         r"|\s*(?=未见|无明显|未发现|无异常|无特殊|大致正常|基本正常|正常|阴性)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
 
