@@ -219,6 +219,9 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if not cands and analytes.get(c.key) is None:
         cands = [r for r in rec.of("measurement") if analytes.get(r.key) is None and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
+    if not cands and analytes.get(c.key) is None and c.unit == "次/分":
+        # a rate under a name no analyte has (心电图是窦速118次/分): the record's rate of that value
+        cands = [r for r in rec.of("measurement") if r.unit == c.unit and r.value == c.value]
     if not cands and c.extra.get("compare_only"):
         return _size(c, rec)  # the record may give it under a generic name (胆总管扩张，直径1.5cm)
     if not cands and c.extra.get("cmp"):
@@ -812,7 +815,10 @@ _SIDE_AND_SEGMENT = re.compile(r"[左右双两侧上下前后中内外]")
 def _part_missing(content: str, report: str) -> str | None:
     """A body part the content names whose characters (sides and segments aside: 肝右叶 fits 肝右后叶)
     the report does not hold, or None."""
-    for _, surface, _, _ in textlayer.body_parts(content):
+    starts = [f.start for f in textlayer.findings(content)]
+    for _, surface, _, end in textlayer.body_parts(content):
+        if not any(0 <= s - end <= 4 for s in starts):
+            continue  # only a part a finding is placed in (脾脓肿, 肝右叶囊肿), not one a measure names (动静脉比)
         core = _SIDE_AND_SEGMENT.sub("", surface) or surface
         if not all(ch in report for ch in core):
             return surface
