@@ -388,7 +388,12 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 if any(cue not in term for cue in rec.context.negation_cues(*span)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 if c.extra.get("type") == "exam_result":
-                    polarity = result_after(rec.text, span[1]) or polarity  # 抗dsDNA、抗心磷脂抗体阴性
+                    recorded = result_after(rec.text, span[1])  # 抗dsDNA、抗心磷脂抗体阴性
+                    if recorded is None and c.polarity == "absent":
+                        # no 阳性/阴性 after the test's name: its line may say more (尿培养：大肠埃希菌), or give
+                        # values only (甲状腺功能：TSH…), which a negative result cannot be held against
+                        return _negative_test(c, rec)
+                    polarity = recorded or polarity
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break
     label = c.text

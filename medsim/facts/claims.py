@@ -502,7 +502,7 @@ def is_drug_class(name: str) -> bool:
 # claim negated (the text layer's polarity). Not a claim of use: knowledge (X用于Y, 禁用X, 纳洛酮拮抗阿片类),
 # an allergy (青霉素过敏, 对头孢类过敏), a susceptibility (对头孢曲松敏感, 氨苄西林耐药), a test of the drug
 # (青霉素皮试, 地高辛浓度); advice and plans (建议停用X, 拟予X) are marked by ``_mark_context``.
-_NOT_TAKING = re.compile(r"用于|作用|适用|可用|选用|禁用|慎用|常用|首选|用法|用量|为首选|拮抗|解毒|属于|禁止|不要|不宜|避免|勿|忌")
+_NOT_TAKING = re.compile(r"富含|含有|用于|作用|适用|可用|选用|禁用|慎用|常用|首选|用法|用量|为首选|拮抗|解毒|属于|禁止|不要|不宜|避免|勿|忌")
 _NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|耐药|中介|皮试|浓度|血药|药敏|不耐受)")
 _NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
 # the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
@@ -525,6 +525,8 @@ def _taking(text: str, cs: int, start: int, end: int, need_verb: bool = True) ->
     before, after = text[cs:start], text[end:ce]
     if _NOT_TAKING.search(before) or _NOT_TAKING.match(after.lstrip()):
         return False
+    if need_verb and textlayer.prohibition_pattern().search(before):
+        return False  # 不能给孩子吃阿司匹林: advice, not a drug the patient did not take
     if _NOT_USE_AFTER.match(after) or _NOT_USE_IN_CLAUSE.search(text, cs, ce):
         return False
     return not need_verb or bool(_USE_BEFORE.search(before) or _USE_AFTER.match(after))

@@ -152,3 +152,13 @@ def exams(text: str) -> list[tuple[str, str, int, int]]:
 def body_parts(text: str) -> list[tuple[str, str, int, int]]:
     """(canonical name, surface text, start, end) of the body parts the text names (肝右叶, 脾, 乙状结肠)."""
     return [(e.norm or e.text, e.text, e.nstart, e.nend) for e in _analysis(text).entities if e.type == "body_part"]
+
+
+@lru_cache(maxsize=1)
+def prohibition_pattern() -> re.Pattern[str]:
+    """The text layer's prohibitions (不要, 不能, 别, 禁止 …): what follows them in a clause is advice."""
+    from medsim.text.match import prohibition_cues
+
+    # the words that forbid, not the plain negations the list also holds (未, 无, 没有, 否认: 未服用X is a claim)
+    cues = [c for c in prohibition_cues() if len(c) >= 2 and c not in ("没有", "否认", "停止", "停用", "并非")]
+    return re.compile("|".join(re.escape(c) for c in cues) or r"(?!)")
