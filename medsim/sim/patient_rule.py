@@ -133,6 +133,7 @@ class RulePatient:
         self.hpi = self._index_hpi()
         self.units = self._index_units()
         self.said: set[str] = set()  # record clauses already told, so a follow-up gets what is new
+        self.asked_terms: set[str] = set()  # the findings the question names: a list clause tells those parts
         self.replies = 0  # replies given (the opening included), and how many carried a persona tail
         self.tails = 0
         self._record_state()
@@ -159,6 +160,7 @@ class RulePatient:
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _with_named_symptoms(_without_context(classify(question), question), question)
+        self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
         keys = self._keys(parsed)
         repeated = [k for k in keys if self.asked[k] > 0]
         self.asked.update(keys)
@@ -203,7 +205,8 @@ class RulePatient:
         self.stats["fuzzy_topics"] += parsed.fuzzy
         self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
         self.stats["default_answers"] += sum(1 for p in pieces if p.default)
-        text = "".join(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
+        said = list(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
+        text = "".join(_said_once(said))
         prefix = ""
         told = {src for p in pieces if p.content for src in p.sources}
         # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
@@ -347,6 +350,7 @@ class RulePatient:
         return [_Piece(self._lay_clauses(clauses), field, tuple(clauses))]
 
     def _lay_clauses(self, clauses: list[str]) -> str:
+        clauses = _asked_parts(clauses, self.asked_terms)
         # a clause that opens with 伴 continues a sentence; alone it starts plainly
         return "，".join(self._say(re.sub(r"^(伴有|伴|并|且)", "", c) if i == 0 else c) for i, c in enumerate(clauses))
 
@@ -829,6 +833,7 @@ class RulePatient:
         return False
 
     def _say_unit(self, unit: tuple[str, ...]) -> str:
+        unit = tuple(_asked_parts(list(unit), self.asked_terms))
         # a clause that opens with 伴 continues a sentence; alone it starts plainly
         return "，".join(self._say(re.sub(r"^(伴有|伴|并|且)", "", c) if i == 0 else c) for i, c in enumerate(unit))
 
@@ -1144,6 +1149,7 @@ class RulePatient:
             want = re.compile(sugar)
         elif _TEMP_Q.search(question):
             want = re.compile(temp)
+            self.asked_terms |= {"发热"}  # 体温多少 asks the fever's part of 低热（37.2～37.8℃）、乏力、…
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
         clauses = []
@@ -1274,6 +1280,73 @@ def _denied(lay_name: str) -> str:
 
 def _affirmed(lay_name: str) -> str:
     return f"有，{lay_name}" if re.match(r"[出吐拉咳流打起晕抽发]", lay_name) else f"有点{lay_name}"
+
+
+def _said_once(sentences: list[str]) -> list[str]:
+    """Two answers trimmed to the parts asked can meet (偶尔有黄痰，开始痰里带血丝 / 开始痰里带血丝，
+    一天7到8口): a clause a later sentence says again is said there only. Short clauses (有，没有)
+    open answers and are left alone."""
+    split = [s[:-1].split("，") for s in sentences]
+    out = []
+    for i, clauses in enumerate(split):
+        later = {c for other in split[i + 1:] for c in other}
+        kept = [c for c in clauses if len(c) < 3 or c not in later]
+        if kept == clauses:
+            out.append(sentences[i])
+        elif [c for c in kept if len(c) >= 3]:
+            out.append("，".join(kept) + sentences[i][-1])
+    return out
+
+
+def _list_parts(clause: str) -> list[str]:
+    """A clause's 、-listed parts (低热（37.2～37.8℃）、乏力、痰中带血丝), brackets kept whole."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(clause):
+        depth += 1 if ch in "（(" else -1 if ch in "）)" else 0
+        if ch == "、" and depth == 0:
+            parts.append(clause[start:i])
+            start = i + 1
+    return parts + [clause[start:]]
+
+
+def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
+    """The clauses told for a question naming the findings ``asked``: a clause listing several findings (出现低热、乏力、痰中带血丝，
+    7～8口/天) asked about one of them keeps the part asked (and the detail after it only when
+    that part is the last); a listing clause that names none of the findings asked, beside a
+    clause that does (偶有黄痰 for 有痰吗), is left out. Nothing is trimmed when the question
+    names no finding of the clause's, so an open question still hears the whole."""
+    if not asked or not clauses:
+        return clauses
+    any_hit = any({t for t, _, _ in textlink.find_terms(c)} & asked for c in clauses)
+    out: list[str] = []
+    drop_detail = False
+    for clause in clauses:
+        if drop_detail and _is_detail(clause):
+            continue
+        drop_detail = False
+        parts = _list_parts(clause)
+        named = [{t for t, _, _ in textlink.find_terms(p)} for p in parts]
+        # 无明显胸闷、胸痛: the denial opening the list holds for every part, so it is told whole
+        if len(parts) < 2 or sum(1 for n in named if n) < 2 or _DENIAL.match(clause):
+            out.append(clause)
+            continue
+        kept = [p for p, n in zip(parts, named, strict=True) if n & asked]
+        if not kept:
+            if any_hit:
+                drop_detail = True
+                continue
+            out.append(clause)
+            continue
+        if len(kept) == len(parts):
+            out.append(clause)
+            continue
+        drop_detail = parts[-1] not in kept  # 7～8口/天 tells of 痰中带血丝, the last part
+        if kept[0] != parts[0]:
+            # what opens the list (出现, 半天前开始出现) holds for every part
+            first = textlink.find_terms(parts[0])
+            kept[0] = (parts[0][:first[0][1]] if first else "") + kept[0]
+        out.append("、".join(kept))
+    return out or clauses
 
 
 def _is_detail(clause: str) -> bool:

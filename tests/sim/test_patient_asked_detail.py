@@ -143,3 +143,27 @@ def test_the_complaint_named_in_a_question_about_its_care_is_not_the_answer():
     # where the pain is: the site, not what relieves it (排便后腹痛可缓解)
     reply = ask("consultation", "con-008", "肚子哪个地方疼？")
     assert "小肚子" in reply and "解完大便" not in reply
+
+
+def test_a_clause_listing_findings_is_told_by_the_part_asked():
+    # 出现低热（37.2～37.8℃）、乏力、痰中带血丝，7～8口/天: the temperature asked is the fever's part
+    reply = ask("diagnosis", "inp-11", "体温最高到过多少？")
+    assert "37.8" in reply and "没劲" not in reply and "血丝" not in reply
+    # the blood in the sputum is told with its amount (7～8口/天 is that part's detail), not the fever
+    reply = ask("diagnosis", "inp-11", "咳出来的痰里有没有血？")
+    assert "血丝" in reply and "7到8口" in reply and "低烧" not in reply
+    # the fever asked: its amount stays with the blood, never with the fever
+    reply = ask("diagnosis", "inp-11", "发烧烧到多少度？")
+    assert "37.2" in reply and "口" not in reply
+    # the phlegm asked: the listing clause that names no phlegm is left out beside 偶有黄痰
+    reply = ask("diagnosis", "inp-11", "有痰吗？什么颜色？")
+    assert "黄痰" in reply and "低烧" not in reply
+
+
+def test_a_denied_list_is_denied_whole():
+    # 无明显胸闷、胸痛: the denial holds for both parts, so cutting the list must never drop it
+    reply = ask("diagnosis", "inp-11", "胸口疼吗？")
+    assert "没有" in reply and not re.search(r"(^|[，。])胸口疼", reply)
+    # 无尿频、尿急、尿痛 asked about one: still denied
+    reply = ask("diagnosis", "inp-13", "解小便疼不疼？")
+    assert not reply.startswith("有") and re.search(r"没有|不疼", reply)
