@@ -193,7 +193,7 @@ class RulePatient:
             for key in p.keys:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
-        pieces = _relevant(_merge(pieces, named, dict(self.hpi)), parsed, question)
+        pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -1280,6 +1280,21 @@ def _denied(lay_name: str) -> str:
 
 def _affirmed(lay_name: str) -> str:
     return f"有，{lay_name}" if re.match(r"[出吐拉咳流打起晕抽发]", lay_name) else f"有点{lay_name}"
+
+
+def _qualified(pieces: list[_Piece], question: str) -> list[_Piece]:
+    """A finding asked under a circumstance (半夜会不会被拉肚子弄醒) is answered by the clause that
+    states it under that circumstance (无夜间腹泻或被便意痛醒, which also settles the 有/没有),
+    not by the finding's other clauses (发作时大便次数增多, 为糊状便) heard by the way."""
+    for q_cues, r_cues in vocab.QUALIFIERS.values():
+        if not any(c in question for c in q_cues):
+            continue
+        def under(p: _Piece, r_cues=r_cues) -> bool:
+            return any(c in s for s in p.sources for c in r_cues)
+        keys = {k for p in pieces if under(p) for k in p.keys}
+        if keys:
+            pieces = [p for p in pieces if under(p) or not set(p.keys) & keys]
+    return pieces
 
 
 def _said_once(sentences: list[str]) -> list[str]:

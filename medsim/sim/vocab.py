@@ -205,6 +205,16 @@ LOW_LITERACY: dict[str, str] = {
     "冠状动脉粥样硬化性心脏病": "冠心病",
 }
 
+# The circumstance a question can put on a finding (半夜拉肚子, 饭后疼, 走路就喘): (cues in a
+# question, cues in a record clause). A finding asked under one is answered from the clause that
+# states it under the same one (无夜间腹泻), not from the finding's other clauses.
+QUALIFIERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "night": (("半夜", "夜里", "夜间", "晚上", "睡着", "睡觉", "弄醒", "憋醒", "痛醒", "疼醒"),
+              ("夜间", "夜里", "半夜", "晚上", "夜尿", "痛醒", "憋醒")),
+    "meal": (("饭后", "吃完饭", "吃了饭", "吃饭以后", "吃饭后", "进食"), ("餐后", "饭后", "进食后", "进餐后")),
+    "exertion": (("走路", "爬楼", "上楼", "干活", "活动"), ("活动后", "步行", "上楼", "爬楼", "劳累后", "体力活动")),
+}
+
 # Aspect cues on record clauses (clinical wording): which question topic a clause answers.
 ASPECT_CUES: dict[str, tuple[str, ...]] = {
     "onset": ("前", "以来", "起病", "突发", "突然", "开始", "出现", "晨起", "昨日", "今日", "昨天", "今天", "当天"),

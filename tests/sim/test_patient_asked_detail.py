@@ -167,3 +167,12 @@ def test_a_denied_list_is_denied_whole():
     # 无尿频、尿急、尿痛 asked about one: still denied
     reply = ask("diagnosis", "inp-13", "解小便疼不疼？")
     assert not reply.startswith("有") and re.search(r"没有|不疼", reply)
+
+
+def test_a_finding_asked_under_a_circumstance_is_answered_from_that_clause():
+    # 无夜间腹泻或被便意痛醒 in a record whose diarrhoea is otherwise present: the night asked is denied,
+    # never opened with 有 from the daytime clauses (a nocturnal diarrhoea would point away from IBS)
+    reply = ask("consultation", "con-008", "夜里睡着了会不会因为拉肚子起来？")
+    assert reply.startswith("没有") and "3–4次" not in reply and "蒙脱石" not in reply
+    # the same finding asked without the circumstance is still told as present
+    assert ask("consultation", "con-008", "拉肚子吗？").startswith("有")
