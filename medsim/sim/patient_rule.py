@@ -788,6 +788,11 @@ class RulePatient:
         grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
         # a finding named only as when (尿血的时候…) picks no clause
         terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 9])} - {"疼痛"}
+        # a body site beside the finding asked (肚子被撞过 asks 外伤) is where, not what: it picks no
+        # clause of its own (腹部发硬不放松)
+        sites = {t for t in terms if body_parts().fullmatch(t)}
+        if terms - sites:
+            terms -= sites
         relative = bool(_RELATIVE.search(segment))
         close_cc = not self.hpi  # with no hpi to tell, the complaint itself is the answer
         # the complaint's own symptom named in a question about its care (止血药用了以后尿血好没好) is
@@ -825,7 +830,9 @@ class RulePatient:
         for option in _CHOICE.split(segment):
             option = _OPTION_NOISE.sub("|", option)
             for word in re.split(r"\|+", option):
-                if 2 <= len(word) <= 6 and word not in _WEAK and not _NOT_OPTION.search(word) and word in said:
+                # a body site alone (肚子 of 肚子被撞过还是摔倒过) is where the options happen, not one
+                if 2 <= len(word) <= 6 and word not in _WEAK and not _NOT_OPTION.search(word) and word in said \
+                        and not body_parts().fullmatch(word):
                     return True
                 # a longer option by its four-character parts (一阵一阵绞着 says 一阵一阵)
                 if any(not _NOT_OPTION.search(w) and w in said for w in (word[i:i + 4] for i in range(len(word) - 3))):

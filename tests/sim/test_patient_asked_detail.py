@@ -176,3 +176,11 @@ def test_a_finding_asked_under_a_circumstance_is_answered_from_that_clause():
     assert reply.startswith("没有") and "3–4次" not in reply and "蒙脱石" not in reply
     # the same finding asked without the circumstance is still told as present
     assert ask("consultation", "con-008", "拉肚子吗？").startswith("有")
+
+
+def test_a_body_site_beside_the_finding_asked_picks_no_clause():
+    # 无外伤 asked as 肚子被撞过: the belly named is where, so 腹部发硬不放松 / 下腹痛 are not the answer
+    reply = ask("triage", "tri-011", "肚子有没有被撞到过，或者摔倒过？")
+    assert re.search(r"没摔着|没撞着|没有外伤", reply) and "发硬" not in reply and "疼" not in reply
+    # the site asked as the finding itself still draws its clause
+    assert "发硬" in ask("triage", "tri-011", "肚子硬不硬？")
