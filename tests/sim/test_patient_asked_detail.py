@@ -184,3 +184,11 @@ def test_a_body_site_beside_the_finding_asked_picks_no_clause():
     assert re.search(r"没摔着|没撞着|没有外伤", reply) and "发硬" not in reply and "疼" not in reply
     # the site asked as the finding itself still draws its clause
     assert "发硬" in ask("triage", "tri-011", "肚子硬不硬？")
+
+
+def test_the_last_meal_is_not_answered_with_the_appetite():
+    # the record says nothing of the last meal: no time is made up, no 胃口 stock answer stands in
+    # for it, and 不清楚 is not said about something the patient would know
+    reply = ask("triage", "tri-011", "上一顿吃东西是什么时候？")
+    assert "胃口" not in reply and "不清楚" not in reply and not re.search(r"\d", reply)
+    assert "一顿" in reply
