@@ -16,7 +16,7 @@ SYMPTOMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "寒战": ("打寒战", ("寒战", "打寒战", "打寒颤", "打冷战", "打摆子")),
     "咳嗽": ("咳嗽", ("咳嗽", "干咳")),
     "咳痰": ("有痰", ("咳痰", "有痰", "吐痰", "痰多")),
-    "咯血": ("咳血", ("咯血", "咳血", "痰中带血", "痰里有血", "痰里带血")),
+    "咯血": ("咳血", ("咯血", "咳血", "痰中带血", "痰里有血", "痰里带血", "痰里带的血", "痰带血")),
     "胸痛": ("胸口疼", ("胸痛", "胸口疼", "胸口痛", "心口疼", "心口痛", "胸疼", "胸部疼痛")),
     "胸闷": ("胸口发闷", ("胸闷", "胸口闷", "胸口发闷", "憋闷", "憋得慌", "胸口堵")),
     "心悸": ("心慌", ("心悸", "心慌", "心里慌", "心跳快", "心跳得厉害", "心里扑通", "心跳加快", "发慌", "心里发慌")),
@@ -203,6 +203,16 @@ CLINICAL_TO_LAY: dict[str, str] = {
 LOW_LITERACY: dict[str, str] = {
     "硝酸甘油": "救心的药", "高脂血症": "血脂高", "脑梗死": "脑梗", "2型糖尿病": "糖尿病", "高血压病": "高血压",
     "冠状动脉粥样硬化性心脏病": "冠心病",
+}
+
+# The circumstance a question can put on a finding (半夜拉肚子, 饭后疼, 走路就喘): (cues in a
+# question, cues in a record clause). A finding asked under one is answered from the clause that
+# states it under the same one (无夜间腹泻), not from the finding's other clauses.
+QUALIFIERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "night": (("半夜", "夜里", "夜间", "晚上", "睡着", "睡觉", "弄醒", "憋醒", "痛醒", "疼醒"),
+              ("夜间", "夜里", "半夜", "晚上", "夜尿", "痛醒", "憋醒")),
+    "meal": (("饭后", "吃完饭", "吃了饭", "吃饭以后", "吃饭后", "进食"), ("餐后", "饭后", "进食后", "进餐后")),
+    "exertion": (("走路", "爬楼", "上楼", "干活", "活动"), ("活动后", "步行", "上楼", "爬楼", "劳累后", "体力活动")),
 }
 
 # Aspect cues on record clauses (clinical wording): which question topic a clause answers.

@@ -143,3 +143,52 @@ def test_the_complaint_named_in_a_question_about_its_care_is_not_the_answer():
     # where the pain is: the site, not what relieves it (排便后腹痛可缓解)
     reply = ask("consultation", "con-008", "肚子哪个地方疼？")
     assert "小肚子" in reply and "解完大便" not in reply
+
+
+def test_a_clause_listing_findings_is_told_by_the_part_asked():
+    # 出现低热（37.2～37.8℃）、乏力、痰中带血丝，7～8口/天: the temperature asked is the fever's part
+    reply = ask("diagnosis", "inp-11", "体温最高到过多少？")
+    assert "37.8" in reply and "没劲" not in reply and "血丝" not in reply
+    # the blood in the sputum is told with its amount (7～8口/天 is that part's detail), not the fever
+    reply = ask("diagnosis", "inp-11", "痰里有血吗？")
+    assert "血丝" in reply and "7到8口" in reply and "低烧" not in reply
+    # the fever asked: its amount stays with the blood, never with the fever
+    reply = ask("diagnosis", "inp-11", "发烧烧到多少度？")
+    assert "37.2" in reply and "口" not in reply
+    # the phlegm asked: the listing clause that names no phlegm is left out beside 偶有黄痰
+    reply = ask("diagnosis", "inp-11", "有痰吗？什么颜色？")
+    assert "黄痰" in reply and "低烧" not in reply
+
+
+def test_a_denied_list_is_denied_whole():
+    # 无明显胸闷、胸痛: the denial holds for both parts, so cutting the list must never drop it
+    reply = ask("diagnosis", "inp-11", "胸口疼吗？")
+    assert "没有" in reply and not re.search(r"(^|[，。])胸口疼", reply)
+    # 无尿频、尿急、尿痛 asked about one: still denied
+    reply = ask("diagnosis", "inp-13", "解小便疼不疼？")
+    assert not reply.startswith("有") and re.search(r"没有|不疼", reply)
+
+
+def test_a_finding_asked_under_a_circumstance_is_answered_from_that_clause():
+    # 无夜间腹泻或被便意痛醒 in a record whose diarrhoea is otherwise present: the night asked is denied,
+    # never opened with 有 from the daytime clauses (a nocturnal diarrhoea would point away from IBS)
+    reply = ask("consultation", "con-008", "夜里睡着了会不会因为拉肚子起来？")
+    assert reply.startswith("没有") and "3–4次" not in reply and "蒙脱石" not in reply
+    # the same finding asked without the circumstance is still told as present
+    assert ask("consultation", "con-008", "拉肚子吗？").startswith("有")
+
+
+def test_a_body_site_beside_the_finding_asked_picks_no_clause():
+    # 无外伤 asked as 肚子被撞过: the belly named is where, so 腹部发硬不放松 / 下腹痛 are not the answer
+    reply = ask("triage", "tri-011", "肚子有没有被撞到过，或者摔倒过？")
+    assert re.search(r"没摔着|没撞着|没有外伤", reply) and "发硬" not in reply and "疼" not in reply
+    # the site asked as the finding itself still draws its clause
+    assert "发硬" in ask("triage", "tri-011", "肚子硬不硬？")
+
+
+def test_the_last_meal_is_not_answered_with_the_appetite():
+    # the record says nothing of the last meal: no time is made up, no 胃口 stock answer stands in
+    # for it, and 不清楚 is not said about something the patient would know
+    reply = ask("triage", "tri-011", "上一顿吃东西是什么时候？")
+    assert "胃口" not in reply and "不清楚" not in reply and not re.search(r"\d", reply)
+    assert "一顿" in reply
