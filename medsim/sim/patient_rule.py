@@ -1144,6 +1144,12 @@ class RulePatient:
         # tests of the other history sections (本次妊娠规律产检，孕早期B超确认宫内单胎; 单位体检…)
         checked = [c for f in ("menstrual_obstetric_history", "past_history") for c in self._clauses(f)
                    if _CHECKED_C.search(c) and not _DENIAL.match(c) and not re.search(r"诊断|确诊|查出|诊为", c)]
+        # a test with a result the patient may not read out (孕7周B超提示宫内早孕): that it was done is known
+        for f in ("menstrual_obstetric_history", "past_history"):
+            for clause in textlink.clauses(self.text(f)):
+                head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
+                if head != clause and _TEST_C.search(head) and not _DENIAL.match(clause) and not _VALUE.search(head):
+                    heads.append(head)
         pieces: list[_Piece] = []
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
