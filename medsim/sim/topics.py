@@ -684,11 +684,6 @@ def _clauses_at(masked: str) -> list[tuple[str, int]]:
     return [(m.group(0), m.start()) for m in re.finditer(r"[^，。；！？,;!?]+", masked)]
 
 
-def _unmask_clause(clause: str, folded: str, masked: str) -> str:
-    start = masked.find(clause)
-    return folded[start:start + len(clause)] if start >= 0 else clause
-
-
 # 家里 asks about the family only when the family or an illness is its object: 家里有血压计吗 /
 # 家里有没有测过血压 ask about a household object or act, 家里有人得过吗 / 家里有Ｃ吗 do not.
 _HOUSEHOLD = re.compile(r"家里(?:有没有|是否有|有)(?P<obj>[^，。？！；]*)")
