@@ -46,6 +46,7 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
+_EARLIER_PREGNANCY_Q = re.compile(r"以前怀|上一胎|上次怀|前几胎|之前怀|以往怀孕|前一胎")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
@@ -53,6 +54,7 @@ _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分
 _DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
+_AS_USUAL = re.compile(r"正常|如常|同前|同平时|与平时相同|无(明显)?变化")
 _DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
 # a general denial of illness (体健, 否认慢性病史), not a denial of other named diseases
 _NO_HISTORY = re.compile(r"体健|否认(慢性|特殊|重大|其他)?(疾病|病)史|否认慢性病|无(特殊|慢性)(病|疾病)史?")
@@ -89,6 +91,25 @@ _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|�
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
 _TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
                      r"查|片子|镜|造影|血糖|血压")
+# a thing a test looks at, named in a question (查过血钾没有, 做过肾上腺CT吗)
+_TEST_OBJECT = re.compile(r"尿蛋白|尿糖|尿酮|血钾|血钠|血钙|血脂|胆固醇|甘油三酯|血糖|糖化|甲状腺功能|甲功|肝功|肾功|血常规|"
+                          r"尿常规|心电图|B超|b超|彩超|超声|CT|ct|核磁|MRI|mri|胸片|胃镜|肠镜|肾上腺|唐筛|糖耐量", re.IGNORECASE)
+# the record's words for what that test found (血脂 → 血脂异常 / 高脂血症)
+_TEST_ALIASES = {"血脂": ("高脂血症", "高血脂", "胆固醇"), "血糖": ("糖尿病", "高血糖"), "b超": ("超声",),
+                 "超声": ("b超",), "彩超": ("超声", "b超"), "甲功": ("甲状腺功能",)}
+
+
+def _names_test(head: str) -> bool:
+    """A record phrase that says a test was done (外院肾上腺CT, 多次查血钾低), not a reading alone
+    (孕20周前血压正常) or a treatment (口服硝苯地平控释片控制血压)."""
+    found = {m.group(0) for m in _TEST_C.finditer(head)}
+    if not found:
+        return False
+    if found <= {"血压", "血糖"}:
+        return bool(re.search(r"测|量|查|检", head)) and not re.search(r"控制|口服|服用|吃", head)
+    return True
+
+
 _RESULT_CUT = re.compile(r"示|提示|显示|：|:|报告|结果|发现(?=.)")
 _TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
 _BP_Q = re.compile(r"血压")
@@ -400,6 +421,8 @@ class RulePatient:
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
+            if _EARLIER_PREGNANCY_Q.search(question) and self._first_pregnancy():
+                return [_Piece("这是头一回怀孕，以前没怀过", "menstrual_obstetric_history", ("first pregnancy",))]
             if "obstetric" in parsed.topics and not parsed.conditions and not _OPEN_ILLNESS_Q.search(question):
                 return []  # 以前生过孩子没有: the births are the obstetric answer's
             return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
@@ -724,6 +747,9 @@ class RulePatient:
                 if not hits:
                     continue
                 polarity = hits[0].polarity
+                if polarity == "absent" and _AS_USUAL.search(clause) and not _DENIAL.match(clause):
+                    # 自觉胎动正常: a function that goes on as usual is there, not denied
+                    return _Piece(self._say(clause), field, (clause,))
                 if polarity == "absent":
                     return _Piece(_denied(lay_name), field, (clause,))
                 if polarity == "uncertain":
@@ -934,6 +960,8 @@ class RulePatient:
         text = self.text(field)
         lay_name = _asked_name(condition, question) if question else condition
         lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name) if self.persona.literacy == "low" else lay_name
+        if lay_name in _ORGANS:
+            lay_name += "的病"  # 甲状腺 asked: 没有甲状腺的病, never 没有甲状腺
         covered = _covers(condition)
         for clause in textlink.clauses(text):
             hits = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
@@ -1069,6 +1097,21 @@ class RulePatient:
         text = self.text(field)
         clauses = self._clauses(field) + [c for c in self._clauses("personal_history") if re.search(r"婚|育|子|女|孕", c)]
         menopause = [c for c in clauses if "绝经" in c]
+        weeks = self._pregnant_weeks()
+        if topic == "menstrual" and weeks:
+            # pregnant now: the last period is the start of the pregnancy, the due date follows from it
+            told: list[_Piece] = []
+            dated = [c for c in clauses if re.search(r"末次月经", c) and re.search(r"\d+\s*[月.\-/年]\s*\d+", c)]
+            if re.search(r"末次|最后一次|上次", question):
+                told += self._from(field, dated, 1) or [_Piece(
+                    f"上次来月经具体是哪天我记不太准了，现在怀孕{weeks}周了", field, (f"孕{weeks}周",))]
+            if _DUE_Q.search(question):
+                left = 40 - weeks
+                told.append(_Piece(f"预产期还有差不多{left}周" if left > 0 else "已经到预产期了", field, ("预产期",)))
+            if re.search(r"准|规律|按时|周期|平时", question):
+                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 1)
+            if told:
+                return told
         if topic == "menstrual":
             picked = [c for c in clauses if _MENSES.search(c)]
             if picked:
@@ -1078,8 +1121,10 @@ class RulePatient:
             return self._default("月经还算规律") if text or self.policy.allowed(field) else \
                 [_Piece(self.spec.unknown_reply, content=False)]
         # obstetric: a pregnancy now, or births and contraception
+        births = self._births(field, clauses) if _BIRTHS_Q.search(question) or re.search(r"以前怀|上一胎|上次怀", question) \
+            else []
         if _ABORTION_Q.search(question):
-            return self._abortions(field, clauses)
+            return births + [p for p in self._abortions(field, clauses) if not births or p.text != births[-1].text]
         if re.search(r"怀孕|怀上|有了|可能|妊娠", question) and not _BIRTHS_Q.search(question):
             if menopause:
                 return [_Piece(f"不可能，{self._say(menopause[0])}", field, (menopause[0],))]
@@ -1093,6 +1138,8 @@ class RulePatient:
             if demo and demo.age_years >= 55:
                 return self._default("不可能，早就绝经了")
             return self._default("应该没有")
+        if births:
+            return births
         picked = [c for c in clauses if _OBSTETRIC.search(c)]
         # births first (G2P1, 5年前足月顺产1次), then the rest (本次妊娠规律产检)
         picked.sort(key=lambda c: not _BIRTH_C.search(c))
@@ -1100,10 +1147,35 @@ class RulePatient:
             return self._from(field, picked, 3)
         return [_Piece(self.spec.unknown_reply, content=False)]
 
+    def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
+        """第几次怀孕、生过几个: from G and P (G1P0 while pregnant: the first pregnancy, no child yet),
+        then the births the record tells (5年前足月顺产1次)."""
+        gp = next(((c, m) for c in clauses if (m := re.search(r"[Gg](\d+)[Pp](\d+)", c))), None)
+        if not gp:
+            return []
+        clause, m = gp
+        g, p = int(m.group(1)), int(m.group(2))
+        pregnant = bool(self._pregnant_weeks())
+        if pregnant:
+            said = "这是头一回怀孕" if g == 1 else f"这是第{g}次怀孕"
+        else:
+            said = f"怀过{g}次孕"
+        said += "，以前没生过孩子" if p == 0 else f"，生过{p}次"
+        told = [c for c in clauses if c != clause and re.search(r"顺产|剖宫|剖腹|分娩|早产|育有|\d[子女]", c)]
+        pieces = [_Piece(said, field, (clause, "births"))]
+        if told:
+            pieces += self._from(field, told, 2)
+        return pieces
+
+    def _first_pregnancy(self) -> bool:
+        """Pregnant now with a G1 in the record: there is no earlier pregnancy to tell of."""
+        text = self.text("menstrual_obstetric_history")
+        return bool(self._pregnant_weeks() and re.search(r"[Gg]1[Pp]0", text))
+
     def _pregnant_weeks(self) -> int | None:
         """The weeks of a pregnancy now (孕34周 in the complaint or the story), if the record says."""
         for field in ("chief_complaint", "hpi"):
-            m = re.search(r"(?:孕|怀孕)(\d+)(?:\+\d+)?周", self.text(field))
+            m = re.search(r"(?:孕|怀孕|停经)(\d+)(?:\s*[+⁺]\s*[\d⁰¹²³⁴⁵⁶]+)?周", self.text(field))
             if m:
                 return int(m.group(1))
         return None
@@ -1117,7 +1189,7 @@ class RulePatient:
         if gp:
             lost = int(gp.group(1)) - int(gp.group(2)) - (1 if self._pregnant_weeks() else 0)
             if lost == 0:
-                return [_Piece("没流过产，也没刮过宫", field, (gp.group(0),))]
+                return [_Piece("没流过产，也没刮过宫", field, (gp.group(0), "abortions"))]
         return self._default("没流过产") if clauses else [_Piece(self.spec.unknown_reply, content=False)]
 
     def _age(self) -> list[_Piece]:
@@ -1139,7 +1211,7 @@ class RulePatient:
             if not _TEST_C.search(clause) or _DENIAL.match(clause) or re.match(r"^(既往|以前|曾)", clause):
                 continue
             head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
-            if head and _TEST_C.search(head) and not _VALUE.search(head):
+            if head and _names_test(head) and not _VALUE.search(head):
                 heads.append(head)
         # tests of the other history sections (本次妊娠规律产检，孕早期B超确认宫内单胎; 单位体检…)
         checked = [c for f in ("menstrual_obstetric_history", "past_history") for c in self._clauses(f)
@@ -1148,8 +1220,17 @@ class RulePatient:
         for f in ("menstrual_obstetric_history", "past_history"):
             for clause in textlink.clauses(self.text(f)):
                 head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
-                if head != clause and _TEST_C.search(head) and not _DENIAL.match(clause) and not _VALUE.search(head):
+                if head != clause and _names_test(head) and not _DENIAL.match(clause) and not _VALUE.search(head):
                     heads.append(head)
+        # the tests the question names, first: what the record knows of them (外院肾上腺CT…, 血脂异常2年,
+        # 尿蛋白（±）) is told as checked, and a named test is never met with 没做过 when the record has it
+        asked, known = self._asked_tests(question)
+        if asked or known:
+            heads = asked
+        # 孕期规律产检 in the story: the check-ups were done
+        checked += [c for c in self._clauses("hpi") if re.search(r"产检|体检|复查|随访", c) and not _DENIAL.match(c)
+                    and not _VALUE.search(c) and not re.search(r"诊断|确诊|查出|诊为", c)]
+        told = [_Piece("查过，" + self._say(c), self._fields.get(c, "past_history"), (c,)) for c in known]
         pieces: list[_Piece] = []
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
@@ -1157,11 +1238,36 @@ class RulePatient:
             heads = [h for h in heads if not re.search(r"体检", h)]
         if heads:
             said = "，".join(_done(self._say(h)) for h in heads[:3])
-            pieces.append(_Piece(said + ("" if pieces else "，具体结果我看不太懂"), "hpi", tuple(heads[:3])))
+            cut = any(_RESULT_CUT.search(c) for f in ("hpi", "past_history", "menstrual_obstetric_history")
+                      for c in textlink.clauses(self.text(f)) if any(c.startswith(h) for h in heads[:3]))
+            pieces.append(_Piece(said + ("，具体结果我看不太懂" if cut and not pieces else ""), "hpi", tuple(heads[:3])))
+        pieces += told
         if checked:
             pieces += self._from("menstrual_obstetric_history" if self._fields.get(checked[0]) != "past_history"
                                  else "past_history", checked, 3)
         return pieces or self._default("还没做过什么检查")
+
+    def _asked_tests(self, question: str) -> tuple[list[str], list[str]]:
+        """Record clauses about a test the question names (血钾, 肾上腺CT, 尿蛋白, 血脂): the part before the
+        result when there is one (外院肾上腺CT提示… → 外院肾上腺CT), a plain known finding whole."""
+        objects = {m.group(0).lower() for m in _TEST_OBJECT.finditer(question)}
+        out: list[str] = []
+        known: list[str] = []
+        if not objects:
+            return out, known
+        for field in ("hpi", "past_history", "menstrual_obstetric_history"):
+            for clause in textlink.clauses(self.text(field)):
+                low = clause.lower()
+                if _DENIAL.match(clause) or re.match(r"^末次月经", clause) or not any(o in low or any(a in low for a in _TEST_ALIASES.get(o, ()))
+                                                    for o in objects):
+                    continue
+                head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
+                if head != clause or lay.is_jargon(clause):
+                    if _names_test(head) and not _VALUE.search(head):
+                        out.append(head)
+                elif not _VALUE.search(clause):
+                    known.append(clause)
+        return list(dict.fromkeys(out)), list(dict.fromkeys(known))
 
     def _vitals(self, question: str) -> list[_Piece]:
         # only what the patient measured or was told (自测体温 38.5℃, 血压最高170/100); the rest is the examiner's
@@ -1212,6 +1318,9 @@ _RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家�
 def _names_of(condition: str) -> tuple[str, ...]:
     return (condition, *vocab.CONDITIONS.get(condition, ()),
             *(f for f, c in textlink.lay_to_canonical().items() if c == condition))
+
+
+_ORGANS = frozenset({"甲状腺", "心脏", "肝", "肝脏", "肾", "肾脏", "胃", "肺", "胰腺", "肾上腺", "前列腺", "乳腺", "血管"})
 
 
 def _asked_name(condition: str, question: str) -> str:
