@@ -47,6 +47,11 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
 _EARLIER_PREGNANCY_Q = re.compile(r"以前怀|上一胎|上次怀|前几胎|之前怀|以往怀孕|前一胎")
+_MODE_Q = re.compile(r"一下子|突然|猛地|慢慢|逐渐|渐渐|一点点")
+_MODE_C = re.compile(r"突然|突发|骤然|急起|逐渐|渐进|缓慢|慢慢")
+_WHERE_Q = re.compile(r"哪|位置|部位|地方|指(一下|给)|边|侧|处")
+_DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|周|月|年半|年)(余|多)?了?$")
+_GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
@@ -54,6 +59,7 @@ _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分
 _DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
+_NOCTURIA = re.compile(r"夜尿(\d+)\s*(?:[～~\-–—]\s*(\d+))?\s*次(?:/夜)?")
 _AS_USUAL = re.compile(r"正常|如常|同前|同平时|与平时相同|无(明显)?变化")
 _DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
 # a general denial of illness (体健, 否认慢性病史), not a denial of other named diseases
@@ -128,15 +134,18 @@ _LAST_MEAL_Q = re.compile(r"最后一(次|顿|餐)[^，。？?]{0,6}(吃|喝|饭
 _LAST_MEAL = re.compile(r"(禁食|进食|进餐|吃饭|饭后|餐后|吃了)[^，。；]{0,8}(\d+\s*(小时|分钟)|前)|"
                         r"\d+\s*(小时|分钟)(前|以前)[^，。；]{0,4}(进食|进餐|吃|喝)")
 _GENERAL = (
-    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉"),
+    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝\S{0,3}水|食饭|母乳|奶粉"),
      re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|进食(差|少|减少|可|尚可)|"
-                r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
+                r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)|(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"),
      "平时吃饭还行，胃口跟以前差不多"),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
-    ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿|二便|夜尿"), "小便也正常"),
+    # a urine test (尿蛋白±) is a result, not how one passes water
+    ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
+     "小便也正常"),
     ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
     ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
+    ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
 )
 
@@ -492,6 +501,9 @@ class RulePatient:
         return [_Piece(f"有{d}了", "chief_complaint", (cc,))] if d else []
 
     def _onset(self, question: str) -> list[_Piece]:
+        mode = self._onset_mode(question)
+        if mode:
+            return mode
         weeks = self._pregnant_weeks() if _DUE_Q.search(question) else None
         if weeks:
             left = 40 - weeks
@@ -529,8 +541,18 @@ class RulePatient:
 
     def _site(self, question: str) -> list[_Piece]:
         named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        if named and not _WHERE_Q.search(question):
+            # 说话是吐字不清还是说不出来: no where asked; the clauses recording what is named answer it
+            having = [c for c, _ in self.hpi if not _DENIAL.match(c) and any(
+                f.term in named and f.polarity == "present" and not f.family for f in textlink.findings(c))]
+            if having:
+                return self._from("hpi", having, 2)
+        if not _WHERE_Q.search(question):
+            return []  # no where asked (看东西有没有重影): the statements the question names answer it
         if named:  # 疹子长在哪: where that finding is
+            # a finding by what it feels like beside a place (胸闷 → 胸骨后闷压感): its word without the body part
             stems = [_STEMS[t] for t in named if t in _STEMS]
+            stems += [re.escape(core) for t in named if (core := body_parts().sub("", t)) and core != t]
             at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
                 named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
             placed = [c for c, _ in self.hpi if not _DENIAL.match(c) and body_parts().search(c) and self._tells_main(c)]
@@ -544,11 +566,15 @@ class RulePatient:
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
             return [_Piece("身上倒没哪儿特别不舒服，是体检查出来的", "chief_complaint", (cc,))] + self._other_symptoms()
-        if cc and body_parts().search(cc):
-            return self._complaint()
-        names = [vocab.SYMPTOMS.get(t, (t, ()))[0] for t in dict.fromkeys(f.term for f in textlink.findings(cc))]
-        if names:
-            return [_Piece(f"说不上具体哪一块，主要就是{'、'.join(names)}", "chief_complaint", (cc,))]
+        if textlink.findings(cc) or body_parts().search(cc or ""):
+            # the complaint in its own words (左边手脚没劲): a lay name of its finding (浑身没劲) would widen it
+            parts = [c for c in textlink.clauses(cc) if (textlink.findings(c) or body_parts().search(c))
+                     and not _GESTATION_SAID.search(c)] or textlink.clauses(cc)
+            said = "，".join(re.sub(_DURATION_END, "", lay.complaint_to_lay(c, literacy=self.persona.literacy,
+                                                                           subject=self.subject)) for c in parts)
+            said = said.strip("，").removeprefix("我")
+            head = "就是" if body_parts().search(cc) else "说不上具体哪一块，主要就是"
+            return [_Piece(f"{head}{said}", "chief_complaint", (cc,))]
         return [_Piece("说不上具体哪一块", content=False)]
 
     def _character(self, question: str) -> list[_Piece]:
@@ -577,6 +603,14 @@ class RulePatient:
             return self._from("hpi", picked, 2) if picked else self._default(self._no_pain())
         if picked:
             return self._from("hpi", picked, 2)
+        # 没劲是胳膊还是腿: the clause that records the finding asked says what the patient knows of it
+        asked = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        stems = [_STEMS[t] for t in asked if t in _STEMS]
+        having = [c for c, _ in self.hpi if not _DENIAL.match(c)
+                  and any((f.term in asked or any(re.search(st, f.term) for st in stems))
+                          and f.polarity == "present" and not f.family for f in textlink.findings(c))]
+        if having:
+            return self._from("hpi", having, 2)
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
@@ -624,12 +658,26 @@ class RulePatient:
         clauses = self._hpi_with(_RELIEF_C, denials=False)
         return self._from("hpi", clauses, 2) or self._default("也没发现怎么着能好点")
 
+    def _onset_mode(self, question: str) -> list[_Piece]:
+        """一下子来的还是慢慢来的: the record's 突然 / 逐渐 at the complaint's start."""
+        if not _MODE_Q.search(question):
+            return []
+        clauses = [c for c, _ in self.hpi if _MODE_C.search(c) and not _DENIAL.match(c)]
+        if not clauses:
+            return []
+        sudden = bool(re.search(r"突然|突发|骤然|急起|急性", clauses[0]))
+        head = "是一下子来的" if sudden else "是慢慢来的"
+        return [_Piece(f"{head}，{self._lay_clauses(clauses[:1])}", "hpi", (clauses[0],))]
+
     def _course(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = []
+        pieces: list[_Piece] = self._onset_mode(question)
+        if pieces:
+            return pieces
         before = bool(_BEFORE_Q.search(question))
         change = bool(_CHANGE_Q.search(question)) or not before
         if change:
-            clauses = [c for c in self._hpi_with(_COURSE_C, denials=False) if not _ARRIVAL.search(c)]
+            clauses = [c for c in self._hpi_with(_COURSE_C, denials=False) if not _ARRIVAL.search(c)
+                       and not c.startswith("夜尿")]  # how often one passes water at night is no course
             pieces += self._from("hpi", clauses, 2)
         if before:
             clauses = [c for c in self._hpi_with(_BEFORE_C, denials=False)]
@@ -714,7 +762,7 @@ class RulePatient:
                 pieces += self._symptom_lines(terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"})
             elif name == "spirits" and ("乏力" in terms or self.present_anywhere & {"乏力", "嗜睡", "精神萎靡"}):
                 pieces += self._default("没什么精神，浑身没劲") if "乏力" not in terms else self._symptom_lines({"乏力"})
-            else:
+            elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
 
@@ -747,6 +795,11 @@ class RulePatient:
                 if not hits:
                     continue
                 polarity = hits[0].polarity
+                counted = _NOCTURIA.search(clause) if symptom == "夜尿增多" else None
+                if counted and int(counted.group(2) or counted.group(1)) <= 1:
+                    # 夜尿0～1次/夜 is a count, not more night urination than usual
+                    most = int(counted.group(2) or counted.group(1))
+                    return _Piece("晚上不起夜" if most == 0 else f"晚上不怎么起夜，最多起{most}次", field, (clause,))
                 if polarity == "absent" and _AS_USUAL.search(clause) and not _DENIAL.match(clause):
                     # 自觉胎动正常: a function that goes on as usual is there, not denied
                     return _Piece(self._say(clause), field, (clause,))
@@ -1405,7 +1458,9 @@ def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
                "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "起夜多": "晚上不怎么起夜", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
-               "老想上厕所": "不老想上厕所"}
+               "老想上厕所": "不老想上厕所",
+               "躺不平": "能平躺着睡", "半夜憋醒": "夜里没憋醒过", "尿裤子": "没尿裤子", "站不稳": "站得稳",
+               "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
         return special[lay_name]
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
