@@ -1,0 +1,153 @@
+"""The record is the truth, each part asked is answered (reply check sets 2-3 classes, new cases and words)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from patient_cases import spec  # noqa: E402
+
+from medsim.scenario.schema import Case, Demographics  # noqa: E402
+from medsim.sim.lay import clause_to_lay, duration_of  # noqa: E402
+from medsim.sim.patient_rule import RulePatient  # noqa: E402
+
+
+def stroke_case() -> Case:
+    """Acute ischaemic stroke in a diabetic woman: right-sided weakness, the mouth drawn to the left."""
+    return Case(
+        id="stroke-r", source="synthetic", department="神经内科",
+        demographics=Demographics(sex="女", age=72, occupation="退休"),
+        chief_complaint="突发右侧肢体无力伴言语不清2小时",
+        hpi="患者2小时前看电视时突然出现右侧上下肢无力，不能行走，伴言语含糊、口角向左歪斜，无头痛、呕吐，无抽搐。",
+        past_history="糖尿病8年，口服二甲双胍；否认心房颤动史。",
+        personal_history="不吸烟，不饮酒。",
+        family_history="无特殊。",
+        allergies="否认药物过敏史。",
+        diagnosis=["急性脑梗死"],
+    )
+
+
+def pregnancy_case() -> Case:
+    """A first pregnancy near term with swelling: fetal movements as usual, G1P0."""
+    return Case(
+        id="preg-36", source="synthetic", department="产科",
+        demographics=Demographics(sex="女", age=29, occupation="会计"),
+        chief_complaint="停经36⁺³周，双下肢水肿1周",
+        hpi="患者孕期规律产检，1周前出现双下肢水肿，晨轻暮重，无头痛、视物模糊，自觉胎动正常，无阴道流血流液。",
+        past_history="既往体健。",
+        menstrual_obstetric_history="平素月经规律，G1P0。",
+        family_history="无特殊。",
+        allergies="否认药物过敏史。",
+        diagnosis=["妊娠水肿"],
+    )
+
+
+def lipid_case() -> Case:
+    """Known hyperlipidaemia and an outside ultrasound: tests the patient knows were done."""
+    return Case(
+        id="gall-1", source="synthetic", department="普外科",
+        demographics=Demographics(sex="男", age=52, occupation="司机"),
+        chief_complaint="反复右上腹隐痛半年",
+        hpi="患者半年来反复饱餐后右上腹隐痛，每次持续1小时左右，可自行缓解，外院腹部B超提示胆囊结石。夜尿0～1次。",
+        past_history="高脂血症3年，未服药；否认甲状腺疾病史。",
+        personal_history="吸烟20年，每日10支。",
+        family_history="无特殊。",
+        allergies="否认药物过敏史。",
+        diagnosis=["胆囊结石伴慢性胆囊炎"],
+    )
+
+
+def ask(case: Case, question: str) -> str:
+    patient = RulePatient(spec(), case)
+    patient.opening_sync()
+    return patient.reply_sync(question).text
+
+
+# -- 1. never contradict the record
+
+def test_a_side_written_inside_a_sign_does_not_turn_it_into_a_denial():
+    said = ask(stroke_case(), "嘴角有没有歪？")
+    assert "歪" in said and "左" in said and not said.startswith("没有"), said
+
+
+def test_fetal_movements_as_usual_are_not_denied():
+    said = ask(pregnancy_case(), "宝宝在肚子里动得怎么样？")
+    assert "跟平时" in said and "没有" not in said, said
+
+
+def test_how_far_the_pregnancy_is_is_not_how_long_the_complaint_lasted():
+    assert duration_of("怀孕28周，阴道流血2天") == "2天"
+    said = ask(pregnancy_case(), "腿肿了多长时间了？")
+    assert "1周" in said and "36" not in said, said
+
+
+@pytest.mark.parametrize("question, named", [
+    ("血脂以前查过没有？", "血脂"),
+    ("在别的地方做过B超吗？", "B超"),
+])
+def test_a_test_the_record_knows_is_never_said_not_done(question, named):
+    said = ask(lipid_case(), question)
+    assert "没做过" not in said and ("查过" in said or "做过" in said), said
+    assert named in said or "血脂高" in said, said
+
+
+def test_a_named_organ_is_denied_as_its_illness():
+    said = ask(lipid_case(), "甲状腺有没有毛病？")
+    assert "甲状腺的病" in said and not said.rstrip("。").endswith("没有甲状腺"), said
+
+
+def test_a_night_count_of_one_is_not_more_night_urination():
+    said = ask(lipid_case(), "晚上起夜多不多？")
+    assert not said.startswith("有") and "不怎么起夜" in said, said
+
+
+def test_the_complaint_s_side_is_kept_when_the_site_is_asked():
+    said = ask(stroke_case(), "哪边没劲？")
+    assert "浑身" not in said and "右" in said, said
+
+
+# -- 2. the question asked, each part of it
+
+def test_sudden_or_gradual_is_answered_from_the_record():
+    said = ask(stroke_case(), "是突然没劲的，还是一点点加重的？")
+    assert said.startswith("是一下子来的"), said
+
+
+def test_walking_asked_is_answered_by_what_the_record_says_of_it():
+    said = ask(stroke_case(), "现在还能走路吗？")
+    assert "走不了" in said, said
+
+
+def test_each_sign_of_a_seizure_question_is_answered():
+    said = ask(stroke_case(), "当时抽没抽？尿裤子没有？")
+    assert "抽" in said and "尿裤子" in said, said
+
+
+def test_first_pregnancy_and_births_from_g_and_p():
+    said = ask(pregnancy_case(), "这是怀的第几胎？以前生过吗，流过产吗？")
+    assert "头一回怀孕" in said and "没生过" in said and "流过产" in said, said
+
+
+def test_an_earlier_pregnancy_asked_of_a_first_pregnancy():
+    said = ask(pregnancy_case(), "上一胎的时候血压高过没有？")
+    assert "头一回怀孕" in said, said
+
+
+def test_due_date_and_last_period_while_pregnant():
+    said = ask(pregnancy_case(), "末次月经哪天来的？预产期是什么时候？")
+    assert "怀孕36周" in said and "预产期还有" in said, said
+
+
+# -- 4. plain words for chart notation
+
+@pytest.mark.parametrize("clause, must, must_not", [
+    ("尿蛋白（±）", "一点点蛋白", "±"),
+    ("口服氨氯地平片（络活喜）控制血压", "氨氯地平片", "络活喜"),
+    ("右手持筷掉落", "筷子", "持筷"),
+])
+def test_chart_notation_said_plainly(clause, must, must_not):
+    said = clause_to_lay(clause)
+    assert must in said and must_not not in said, said
