@@ -20,6 +20,7 @@ import string
 from collections import Counter
 from dataclasses import dataclass, replace
 
+import medsim.text
 from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, leak, textlink, vocab
 from medsim.sim.disclosure import PATIENT_FIELDS, Policy
@@ -27,6 +28,7 @@ from medsim.sim.patient import PatientReply
 from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
+from medsim.text.match import class_member
 
 
 @dataclass
@@ -52,6 +54,9 @@ _MODE_C = re.compile(r"突然|突发|骤然|急起|逐渐|渐进|缓慢|慢慢")
 _WHERE_Q = re.compile(r"哪|位置|部位|地方|指(一下|给)|边|侧|处")
 _DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|周|月|年半|年)(余|多)?了?$")
 _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
+# a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
+_DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
+_TAKE_Q = re.compile(r"吃|服|用|含|打|输|喷|贴")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
@@ -134,10 +139,13 @@ _LAST_MEAL_Q = re.compile(r"最后一(次|顿|餐)[^，。？?]{0,6}(吃|喝|饭
 _LAST_MEAL = re.compile(r"(禁食|进食|进餐|吃饭|饭后|餐后|吃了)[^，。；]{0,8}(\d+\s*(小时|分钟)|前)|"
                         r"\d+\s*(小时|分钟)(前|以前)[^，。；]{0,4}(进食|进餐|吃|喝)")
 _GENERAL = (
-    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝\S{0,3}水|食饭|母乳|奶粉"),
-     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|进食(差|少|减少|可|尚可)|"
-                r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)|(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"),
+    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉|"
+                            r"吃不下|吃得下|口饭"),
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食(差|少|减少|可|尚可)|即吐|"
+                r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
+    # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
+    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"), re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"), ""),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
@@ -195,6 +203,10 @@ class RulePatient:
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
+        earlier = bool(_EARLIER_PREGNANCY_Q.search(question)) and not _BIRTHS_Q.search(question) \
+            and not _ABORTION_Q.search(question) and self._first_pregnancy()
+        if earlier:  # 以前怀孕也…吗, asked of a first pregnancy, whatever else it names: there was none
+            parsed = replace(parsed, topics=["past_history"], symptoms=[], conditions=[])
         keys = self._keys(parsed)
         repeated = [k for k in keys if self.asked[k] > 0]
         self.asked.update(keys)
@@ -218,7 +230,7 @@ class RulePatient:
                        for c, p in heard if p.content]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
-        named = self._named(question) if parsed.topics != ["ending"] and not about_others else []
+        named = self._named(question) if parsed.topics != ["ending"] and not about_others and not earlier else []
         # what each asked key drew out (a named statement another answer already tells still
         # answers its own key): information gathering tells a follow-up that got something new
         # from a question asked twice
@@ -228,6 +240,7 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
+        pieces += self._drugs_not_taken(question)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -1064,6 +1077,23 @@ class RulePatient:
             return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (text,))
         return _Piece(f"没听说家里人有{lay_name}", default=True)
 
+    def _drugs_not_taken(self, question: str) -> list[_Piece]:
+        """Medicines the question names that the record's lists do not (甘草片、避孕药吃不吃 of a patient
+        on one antihypertensive): the patient knows what they take, so these are not taken. A class
+        word (降压药) is left to the medication answer: its members are not listed here."""
+        if not _TAKE_Q.search(question) or not (self.policy.allowed("medications") or self.policy.allowed("hpi")):
+            return []
+        named = [e.text for e in medsim.text.analyze(question).entities if e.type == "drug"]
+        named = [d for d in dict.fromkeys(named) if len(d) >= 2 and not _DRUG_CLASS_WORD.search(d)]
+        if not named:
+            return []
+        record = "".join(self.text(f) for f in ("medications", "hpi", "past_history", "personal_history"))
+        missing = [d for d in named if d not in record and not class_member(record, d)]
+        if not missing:
+            return []
+        verb = "含" if "含" in question else "用" if re.search(r"用|打|输", question) else "吃"
+        return [_Piece(f"没{verb}过{'、'.join(missing)}", "medications", tuple(f"not:{d}" for d in missing))]
+
     def _allergies(self) -> list[_Piece]:
         if self.policy.allowed("allergies") and self.policy.text("allergies"):
             return self._whole("allergies") or self._default("没发现对什么过敏")
@@ -1174,6 +1204,9 @@ class RulePatient:
             return self._default("月经还算规律") if text or self.policy.allowed(field) else \
                 [_Piece(self.spec.unknown_reply, content=False)]
         # obstetric: a pregnancy now, or births and contraception
+        if "避孕药" in question and self.policy.allowed("medications") and not re.search(
+                r"避孕", text + self.text("medications") + self.text("hpi")):
+            return [_Piece("没吃过避孕药", "medications", ("not:避孕药",))]  # the patient knows what they take
         births = self._births(field, clauses) if _BIRTHS_Q.search(question) or re.search(r"以前怀|上一胎|上次怀", question) \
             else []
         if _ABORTION_Q.search(question):

@@ -151,3 +151,31 @@ def test_due_date_and_last_period_while_pregnant():
 def test_chart_notation_said_plainly(clause, must, must_not):
     said = clause_to_lay(clause)
     assert must in said and must_not not in said, said
+
+
+def test_medicines_named_but_not_taken_are_said_not_taken():
+    # on one statin-free antihypertensive list: a named anticoagulant is not taken, the class word is left alone
+    case = stroke_case()
+    said = ask(case, "平时吃不吃达比加群、二甲双胍或者降压药？")
+    assert "没吃过达比加群" in said and "二甲双胍" in said.replace("没吃过达比加群", ""), said
+    assert "没吃过降压药" not in said, said
+
+
+def test_an_earlier_pregnancy_question_whatever_it_names():
+    said = ask(pregnancy_case(), "以前怀孕的时候腿也肿吗？")
+    assert said.startswith("这是头一回怀孕"), said
+
+
+def test_how_often_one_vomits_is_told_from_the_record():
+    case = Case(
+        id="hg-1", source="synthetic", department="产科",
+        demographics=Demographics(sex="女", age=25, occupation="店员"),
+        chief_complaint="怀孕9周，呕吐加重5天",
+        hpi="患者孕5周起恶心呕吐，近5天加重，每日呕吐8～9次，进食即吐，伴乏力，无发热、腹痛。",
+        menstrual_obstetric_history="平素月经规律，G1P0。",
+        past_history="既往体健。",
+        diagnosis=["妊娠剧吐"],
+    )
+    said = ask(case, "一天要吐几次？")
+    assert "8" in said and "9" in said, said
+    assert duration_of(case.chief_complaint) == "5天"
