@@ -56,6 +56,8 @@ _DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|�
 _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 # a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
+_RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
+_BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _TAKE_Q = re.compile(r"吃|服|用|含|打|输|喷|贴")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
@@ -461,6 +463,8 @@ class RulePatient:
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
         if topic == "age":
+            if "family_history" in parsed.topics and _RELATIVE.search(question):
+                return []  # 多大岁数得的, of a relative: the family answer tells it, not the patient's own age
             return self._age()
         if topic == "tests":
             return self._tests(question)
@@ -540,7 +544,13 @@ class RulePatient:
         return [_Piece("具体什么时候开始的我记不清了", content=False)]
 
     def _duration(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = []
+        pieces: list[_Piece] = self._relief_asked(question)
+        if pieces:
+            return pieces
+        if _BEFORE_Q.search(question) and re.search(r"以前|过去|之前|从前", question) \
+                and not re.search(r"这次|这回|现在|多久了|几天了|多长时间了", question):
+            # 以前有没有过一阵…几分钟就好了: an earlier episode is asked, not how long this one has lasted
+            return [p for p in self._course(re.sub(r"几分钟|多久|多长时间", "", question)) if p.content or p.default]
         if re.search(r"每次|一次|每回|持续", question):
             pieces += self._from("hpi", self._hpi_with(re.compile(r"每次|持续(约|\d)|数秒|数分钟|\d+分钟"), denials=False), 2)
         named = [t for t, _, _ in textlink.find_terms(question)]
@@ -682,8 +692,18 @@ class RulePatient:
         head = "是一下子来的" if sudden else "是慢慢来的"
         return [_Piece(f"{head}，{self._lay_clauses(clauses[:1])}", "hpi", (clauses[0],))]
 
+    def _relief_asked(self, question: str) -> list[_Piece]:
+        """歇一会儿能缓过来吗 heard as the course or duration: what the record says relieves it, and how long
+        an episode lasts when asked (要几分钟)."""
+        if not _RELIEF_Q.search(question):
+            return []
+        clauses = self._hpi_with(_RELIEF_C, denials=False)
+        if re.search(r"几分钟|多少分钟|多长时间|多久", question):
+            clauses = self._hpi_with(re.compile(r"每次|持续(约|\d)|\d+\s*[–\-～~]?\s*\d*\s*分钟"), denials=False) + clauses
+        return self._from("hpi", clauses, 2)
+
     def _course(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = self._onset_mode(question)
+        pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
         if pieces:
             return pieces
         before = bool(_BEFORE_Q.search(question))
@@ -1066,7 +1086,7 @@ class RulePatient:
         lay_name = _asked_name(condition, question)
         if self.persona.literacy == "low":
             lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name)
-        covered = _covers(condition)
+        covered = _covers(condition) | _covers(lay_name)
         for clause in textlink.clauses(text):
             found = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
             if found:
@@ -1366,6 +1386,11 @@ class RulePatient:
         elif _TEMP_Q.search(question):
             want = re.compile(temp)
             self.asked_terms |= {"发热"}  # 体温多少 asks the fever's part of 低热（37.2～37.8℃）、乏力、…
+        elif _BODY_SIZE_Q.search(question):
+            # 身高体重多少: a reading the record gives, else the examiner weighs; never a blood pressure instead
+            weighed = [c for f in ("hpi", "personal_history") for c in self._clauses(f)
+                       if re.search(r"身高|体重\S{0,3}\d", c) and not re.search(r"下降|减轻|增加|变化", c)]
+            return self._from("hpi", weighed, 1) or [_Piece("身高体重具体多少我记不太准了，您给我量量吧", content=False)]
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
         clauses = []
@@ -1430,6 +1455,11 @@ def _covers(condition: str) -> set[str]:
         if condition == umbrella or condition in kinds or table.get(condition) == umbrella:
             covered |= {umbrella, *kinds}
     covered |= {table.get(c, c) for c in list(covered)}
+    # the text layer's own reading of each name too (心梗 is 心肌梗死 there, 急性心肌梗死 in the lay table)
+    from medsim.text import get_lexicon
+
+    lexicon = get_lexicon()
+    covered |= {lexicon.canonical(c) or c for c in list(covered)}
     return covered
 
 

@@ -179,3 +179,36 @@ def test_how_often_one_vomits_is_told_from_the_record():
     said = ask(case, "一天要吐几次？")
     assert "8" in said and "9" in said, said
     assert duration_of(case.chief_complaint) == "5天"
+
+
+def angina_case() -> Case:
+    return Case(
+        id="sa-1", source="synthetic", department="心内科",
+        demographics=Demographics(sex="男", age=63, occupation="保安"),
+        chief_complaint="劳累后胸痛2个月",
+        hpi="患者2个月前起上坡或提重物时出现胸骨后压迫样疼痛，每次持续2–3分钟，休息后可缓解，无夜间发作。",
+        past_history="高血压10年。",
+        family_history="母亲55岁时患心肌梗死。",
+        allergies="否认药物过敏史。",
+        diagnosis=["稳定型心绞痛"],
+    )
+
+
+def test_relief_by_rest_and_episode_length_answer_a_rest_question():
+    said = ask(angina_case(), "歇一歇能不能好？大概几分钟能缓过来？")
+    assert "2" in said and "3" in said and "分钟" in said and "个月" not in said, said
+
+
+def test_a_relative_s_age_is_not_answered_with_the_patient_s_own():
+    said = ask(angina_case(), "家里有没有人得过心梗？多大岁数得的？")
+    assert "55" in said and "63" not in said, said
+
+
+def test_height_and_weight_asked_get_no_blood_pressure():
+    said = ask(angina_case(), "您身高体重多少？")
+    assert "/" not in said and "血压" not in said, said
+
+
+def test_an_earlier_episode_asked_is_not_the_duration():
+    said = ask(stroke_case(), "以前有没有过这样半边没劲、一会儿就好了的时候？")
+    assert "以前没这样过" in said, said
