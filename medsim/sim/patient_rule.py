@@ -58,6 +58,8 @@ _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
+_DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
+_FOUND_BECAUSE = re.compile(r"因\S{1,6}?(测|查|体检|发现|就诊|检查)")
 _TAKE_Q = re.compile(r"吃|服|用|含|打|输|喷|贴")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
@@ -442,6 +444,9 @@ class RulePatient:
             "severity": self._severity, "radiation": self._radiation, "triggers": self._triggers,
             "relief": self._relief, "course": self._course, "treatment": self._treatment, "general": self._general,
         }
+        if topic == "general" and len(parsed.topics) > 1 and not _LAST_MEAL_Q.search(question) \
+                and not any(g[1].search(question) for g in _GENERAL):
+            return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
@@ -459,6 +464,9 @@ class RulePatient:
         if topic in ("smoking", "drinking"):
             return self._habit(topic, question)
         if topic == "occupation":
+            if _DOING_WHEN_Q.search(question):
+                # 干啥的时候犯: what they were doing, not their job — the triggers answer, once
+                return [] if "triggers" in parsed.topics else self._from_field("hpi", lambda: self._triggers(question))
             return self._occupation()
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
@@ -841,6 +849,9 @@ class RulePatient:
                 if polarity == "uncertain":
                     return _Piece(f"好像有点{lay_name}，说不准", field, (clause,))
                 unit = self.units.get(clause, (clause,))
+                if _FOUND_BECAUSE.search(clause):
+                    # 1年前因头痛测血压升高: the symptom is how something was found then, not a yes now
+                    return _Piece(self._say(clause), field, (clause,))
                 mixed = len({f.polarity for f in found if not f.family}) > 1
                 if mixed and len(unit) == 1:
                     return _Piece(_affirmed(lay_name), field, unit)  # 伴大汗、未呕吐 asked 大汗: just that one

@@ -212,3 +212,20 @@ def test_height_and_weight_asked_get_no_blood_pressure():
 def test_an_earlier_episode_asked_is_not_the_duration():
     said = ask(stroke_case(), "以前有没有过这样半边没劲、一会儿就好了的时候？")
     assert "以前没这样过" in said, said
+
+
+def test_a_symptom_that_led_to_a_finding_is_not_a_yes_now():
+    case = Case(
+        id="pa-1", source="synthetic", department="内分泌科",
+        demographics=Demographics(sex="女", age=38, occupation="教师"),
+        chief_complaint="发现血压高半年",
+        hpi="患者半年前因头晕测血压升高，最高165/105mmHg，口服氨氯地平5mg qd，血压控制不佳。无心悸、多汗。",
+        diagnosis=["原发性醛固酮增多症"],
+    )
+    said = ask(case, "平时有没有一阵一阵的头晕、心慌？")
+    assert not said.startswith("有") and "头晕" in said and "没有心慌" in said, said
+
+
+def test_a_job_is_not_told_for_what_one_was_doing():
+    said = ask(angina_case(), "一般干什么的时候疼？")
+    assert "保安" not in said and "上坡" in said, said
