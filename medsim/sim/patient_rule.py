@@ -60,6 +60,8 @@ _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
 _FOUND_BECAUSE = re.compile(r"因\S{1,6}?(测|查|体检|发现|就诊|检查)")
+_WELL_BEFORE_Q = re.compile(r"发病前|得病前|犯病前|最后一次好好|好好的|能自理|生活\S{0,3}自理|最后正常")
+_WELL_BEFORE_C = re.compile(r"^(发病|起病|病)前|最后正常|发病前\S{0,4}(正常|自理)")
 _TAKE_Q = re.compile(r"吃|服|用|含|打|输|喷|贴")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
@@ -526,7 +528,7 @@ class RulePatient:
         return [_Piece(f"有{d}了", "chief_complaint", (cc,))] if d else []
 
     def _onset(self, question: str) -> list[_Piece]:
-        mode = self._onset_mode(question)
+        mode = self._onset_mode(question) or self._well_before(question)
         if mode:
             return mode
         weeks = self._pregnant_weeks() if _DUE_Q.search(question) else None
@@ -671,7 +673,17 @@ class RulePatient:
             return self._default(self._no_pain())
         return self._default("没往别的地方窜")
 
+    def _well_before(self, question: str) -> list[_Piece]:
+        """最后一次好好的是几点 / 发病前生活能自理吧: the record's 发病前一切正常 (最后正常时间…)."""
+        if not _WELL_BEFORE_Q.search(question):
+            return []
+        clauses = [c for c, _ in self.hpi if _WELL_BEFORE_C.search(c)]
+        return self._from("hpi", clauses, 1)
+
     def _triggers(self, question: str) -> list[_Piece]:
+        well = self._well_before(question)
+        if well:
+            return well
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]

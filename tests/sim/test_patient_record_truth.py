@@ -229,3 +229,10 @@ def test_a_symptom_that_led_to_a_finding_is_not_a_yes_now():
 def test_a_job_is_not_told_for_what_one_was_doing():
     said = ask(angina_case(), "一般干什么的时候疼？")
     assert "保安" not in said and "上坡" in said, said
+
+
+def test_last_known_well_is_told_from_the_record():
+    case = stroke_case()
+    case = case.model_copy(update={"hpi": case.hpi + "发病前一切正常，生活自理。"})
+    said = ask(case, "犯病前生活都能自理吧？")
+    assert "好好的" in said or "自理" in said, said
