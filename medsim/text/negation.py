@@ -67,6 +67,10 @@ _NEGATED_ACTION = re.compile(r"(?:规律|正规|系统|正规地)?(?:抗凝|治�
 _NO_MORE = re.compile(r"(?:未再|没再|没有再|不再|再未|再无)[^，。；！？]{0,3}$")
 # a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
 _WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
+# an effect named after its asked cause (是不是受凉引起的腹泻): the hedge stops at the causal verb
+_CAUSED = re.compile(r"引起的?|导致的?|造成的?|所致的?|诱发的?")
+# a hedge word that is only part of another word (主要是 / 需要是 / 只要是 hold 要是): not a cue
+_INSIDE_WORD = {"要是": "主需只还就总"}
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
@@ -178,6 +182,8 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
         w = m.group(0)
         kinds = roles[w]
         is_neg = any(k.startswith("neg") for k in kinds)
+        if s > 0 and text[s - 1] in _INSIDE_WORD.get(w, ""):
+            continue
         if is_neg:
             # pseudo-negations do not nest, so only the last one starting at or before s can cover it
             k = bisect_right(pseudo_starts, s) - 1
@@ -316,6 +322,8 @@ class FindingContext:
             # 不是膝关节痛的合适止痛药 / 不符合“急性胃肠炎”的诊断: the copula denies the noun the finding
             # qualifies; 未抗凝房颤 / 未规律治疗高血压: the action is what is missing, not the disease
             best_pre = None
+        if best_pre is not None and best_pre.kind == "unc_pre" and _CAUSED.search(text, best_pre.end, e.nstart):
+            best_pre = None  # 是不是消化不好引起的腹泻: the cause is asked, the diarrhoea is there
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)

@@ -311,3 +311,18 @@ def test_spoken_forms_of_negation_and_degree(text, marked, polarity):
     s = text.rindex(marked)
     assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
 
+
+
+@pytest.mark.parametrize(("text", "marked", "polarity"), [
+    ("孩子主要是流鼻涕", "流鼻涕", "present"),  # 主要是 holds 要是 but sets no condition
+    ("宝贝目前主要是消化不良的表现", "消化不良", "present"),
+    ("要是发烧了怎么办", "发烧", "uncertain"),  # a real 要是 still hedges
+    ("是不是消化不好引起的腹泻", "腹泻", "present"),  # the cause is asked, the effect is there
+    ("是不是消化不好引起的腹泻", "消化不好", "uncertain"),
+    ("会不会是受凉导致的呕吐", "呕吐", "present"),
+])
+def test_a_hedge_covers_what_it_asks_not_a_word_it_sits_in(text, marked, polarity):
+    from medsim.text.analysis import judge_spans
+
+    s = text.index(marked)
+    assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
