@@ -48,6 +48,10 @@ _QUESTION_TAIL = re.compile(r"(?:吗|么|呢|嘛|没)[啊呀哦]?$")
 # 发烧好了 / 烧退了: the finding was there and has resolved
 _RESOLVED = re.compile(r"(?:也|都|已经|已|就|早就)?(?:好了|退了|好多了|痊愈了?|消失了|没了|止住了|退下来了|好转了)")
 _HIST_SUFFIX = re.compile(r"(?:病)?史")
+# a list closed by 家族史 is the family's, item by item back to the first word that is not a list
+# item: 无高血压、糖尿病及冠心病家族史 (all three), 合并糖尿病、吸烟及早发冠心病家族史 (冠心病 only)
+_FAMILY_TAIL = re.compile(r"等?病?家族(?:遗传)?史")
+_FAMILY_LIST_GAP = re.compile(r"[、和及与或]{1,2}(?:早发性?|遗传性)?")
 # 高血压、糖尿病史: the trailing 史 covers the whole list
 _HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*等?病?史")
 # "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
@@ -352,7 +356,22 @@ class FindingContext:
                 f.owner = "family"
             elif name in ("既往史", "手术史"):
                 f.historical = True
+        if f.owner == "patient" and self._family_after(e, ce):
+            f.owner = "family"
         return f
+
+    def _family_after(self, e: Entity, ce: int) -> bool:
+        """The finding is an item of a list that 家族史 closes (see _FAMILY_TAIL)."""
+        text, ents = self.text, self.findings_ents
+        pos, i = e.nend, bisect_left(self.ent_starts, e.nend)
+        while True:
+            if _FAMILY_TAIL.match(text, pos):
+                return True
+            while i < len(ents) and ents[i].nstart < pos:
+                i += 1  # a stretch nested in one already passed
+            if i >= len(ents) or ents[i].nstart >= ce or not _FAMILY_LIST_GAP.fullmatch(text, pos, ents[i].nstart):
+                return False
+            pos, i = ents[i].nend, i + 1
 
 
 def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:
