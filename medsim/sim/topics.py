@@ -642,6 +642,8 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
             and not re.search(r"医生|医院|诊所|看过|输液|打针|雾化|效果|管用|好转|缓解|减轻|好[点些]", masked):
         topics.discard("treatment")
         topics.add("medications")  # 平时吃什么药 / 有没有高血压？吃什么药？: the regular medicines
+    if re.search(r"高烧还是低烧|低烧还是高烧", folded):
+        topics, asked_symptoms = {"severity"}, []  # how high the fever runs: how bad (the degrees are vitals)
     topics = _precedence(topics, masked, folded)
     if re.search(r"体重|胃口|食欲|起\S{0,2}夜|夜尿", folded) and not topics & {"allergies", "family_history"}:
         topics.add("general")  # masked as a symptom (体重下降, 起几次夜), still the general question
