@@ -145,14 +145,14 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
         r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院|住院了(吗|没有|吧|呢|[？?])|在住院|住着院", r"面诊", r"^(已经|一共|总共|大概)?(吃|用|服用?|使用|喂)(了|过)?(有)?(几天|多久|几次)", r"输\S{0,3}液|打\S{0,3}针|照\S{0,3}蓝光|蓝光", r"颗粒|糖浆|口服液|冲剂|胶囊|滴剂|混悬液|栓剂|退烧栓|软膏|乳膏|喷剂|益生菌|排除|确诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
         # how long in hospital or on a treatment: 住了几天了, 出院多久了, 照了几天了, 止咳糖浆服用多久了
-        r"出院小结|出院记录|病历|住(了|过)?院?\S{0,2}(几天|多久|多少天)|出院\S{0,2}(几天|多久|多少天)|(照|输|雾化)(了|过)?\S{0,2}(几天|多久)|"
+        r"补(过|了)?(钾|液)|出院小结|出院记录|病历|住(了|过)?院?\S{0,2}(几天|多久|多少天)|出院\S{0,2}(几天|多久|多少天)|(照|输|雾化)(了|过)?\S{0,2}(几天|多久)|"
         r"(药|Ｄ)\S{0,6}(吃|用|服用?|喂|喝)(了|过)?\S{0,2}(几天|多久|多少天)",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
         r"体重", r"睡得", r"睡(着|不着|觉|眠|醒|好|踏实|不好)", r"(?<!消)瘦(?!肉)|长胖|胖了", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
-        r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
+        r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水|喝(了)?(多少|几)\S{0,3}水", r"水果|蔬菜|零食|吃的东西|饮食",
         r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
         # urine and wind as everyday functions: 有尿吗, 尿量多吗, 夜里起几次夜, 有排气吗, 放屁正常吗
@@ -665,7 +665,7 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
 
 # signs a parent is asked about yes/no that the lexicon does not hold as symptoms, or whose words
 # (大便, 睡觉) would read as the general question: wind, breathing, crying at stool or in sleep
-_SIGN_ASKED = re.compile(r"放屁(?!\S{0,2}正常)|打嗝|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
+_SIGN_ASKED = re.compile(r"放屁(?!\S{0,2}正常)|打嗝|(站|抬|举|坐|走|爬)(得|不)(起来|动)|拿(得|不)住|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
                          r"(大便|排便|拉|睡觉|睡着|吃奶|吃饭|喂奶)\S{0,2}(时候|时|的时候)\S{0,4}(哭|闹|疼|出汗|憋)|哭醒")
 
 
@@ -735,6 +735,8 @@ _ACK = re.compile(r"^((是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的
 _VOCATIVE = re.compile(r"^(宝宝|孩子|宝贝)?(妈妈|爸爸|家长|宝妈|宝爸)(您好|你好)?[，,]")
 # a relative's own current symptom (妈妈有没有腹泻): someone the child may have caught it from
 _KIN_SYMPTOM = re.compile(r"(妈妈|母亲|爸爸|父亲|大人|哥哥|姐姐|奶奶|爷爷)也?(有没有|有|是否|最近)\S{0,6}Ｓ")
+# a relative named in the clause that asks about a symptom or a pregnancy: theirs, not the patient's
+_KIN_CLAUSE = re.compile(r"(你|您)?(妈|母亲|父亲|爸|姐妹|兄弟|姐|妹|奶奶|外婆|姥姥)[^，,。？?]{0,12}(怀孕|有没有|有无|是否)[^，,。？?]{0,6}[ＳＣ]")
 _INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
 
 
@@ -768,6 +770,9 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
         topics -= {"past_history", "course", "allergies"}
+        if _KIN_CLAUSE.search(masked):
+            # 你妈或者姐妹怀孕的时候有没有血压高、抽风的: the relatives' illness, not the patient's
+            topics -= {"associated", "obstetric"}
     if "treatment" in topics and "medications" in topics:
         # a medicine with a long-term marker is a regular one; any other was taken for this illness
         topics.discard("treatment" if _regular_medicine(folded) else "medications")

@@ -157,7 +157,7 @@ def test_published_topic_names_are_the_classifiers():
     ("拉绿色的大便是持续性的还是间断性的呢？", ["course"]),
     # 一天大概 / 一天大便 are no age; stool frequency beside its look is both
     ("一天大概咳多少痰？是白泡沫痰、黄脓痰，还是带血？", ["character"]),
-    ("大便一天几次，什么颜色？", ["general", "character"]),
+    ("大便一天几次？什么颜色？", ["general", "character"]),
     # urine and night urination are the general question; sweating in sleep is a sign
     ("宝宝小便量少吗？", ["general"]),
     ("夜里起几次夜？", ["general"]),
