@@ -475,9 +475,16 @@ def learning_units(text: str, parsed: Parsed | None = None) -> list[Unit]:
         # 家里有体温计吗: the rules have ruled the family out (a household object)
         vetoed = frozenset({"family_history"}) if "family_history" not in rule_topics and _household_only(
             _masked_message(part)) else frozenset()
+        if "general" in rule_topics and _WEIGHT_CHANGE.search(fold(part)) and not _WEIGHT_VALUE.search(fold(part)):
+            # 体重是轻了还是重了: a weight change is general (TOPICS.md), not the illness's course; kg are vitals
+            vetoed |= {"vitals", "course"} - set(rule_topics)
         units.append(Unit(topic_model.features(part, rule_topics, fuzzy), rule_topics, vetoed,
                           fixed=rule_topics if carried else None))
     return units
+
+
+_WEIGHT_CHANGE = re.compile(r"体重\S{0,6}(轻|重|变化|掉|涨|减|增|下降|瘦|胖)|(瘦|胖)了")
+_WEIGHT_VALUE = re.compile(r"多少|几|公斤|斤|kg")
 
 
 def _masked_message(text: str) -> str:

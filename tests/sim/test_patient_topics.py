@@ -182,6 +182,9 @@ def test_published_topic_names_are_the_classifiers():
     # a food new to the child; how long a feed lasts
     ("第一次吃奶粉吗？", ["triggers"]),
     ("每次吃奶，吃多长时间？", ["general"]),
+    # a weight change is the general question; the weight in kg is a measured value
+    ("胃口怎么样，这两年体重是轻了还是重了？", ["general"]),
+    ("体重多少斤？", ["vitals"]),
     # a laboratory result named by its analyte
     ("尿常规里白细胞高吗？", ["tests"]),
     ("c反应蛋白多少？", ["tests"]),
