@@ -17,6 +17,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import elements
+from medsim.text.lexicon import get_lexicon
 from medsim.text.match import alternatives, class_member, contained_form, find_point, normalize
 
 NAME = "avoid"
@@ -68,10 +69,36 @@ def _recommends(text: str, alt: str) -> bool:
         before, after = clause[:at], clause[at + len(alt):]
         if _CAUSED.search(after):
             continue  # 这次出血是吃布洛芬引起的: what caused it, not advice
-        if _RECOMMEND.search(before) and not _HISTORY.search(before) and not _CONDITIONAL.search(clause) \
+        if _CAUTIONED.match(after) and not _MODAL.search(before):
+            continue  # 使用头孢菌素也需医生评估: a caution about it, not advice to take it
+        recommends = _RECOMMEND.search(before) or _is_act(alt)
+        if recommends and not _HISTORY.search(before) and not _conditioned(clause, at) \
                 and not _EXPLAINS.search(text[text.find(clause) + len(clause):][:16]) and find_point(clause, alt).met:
             return True
     return False
+
+
+def _is_act(alt: str) -> bool:
+    """An unsafe act written as such (停用华法林, 交替使用, 阿司匹林先停) rather than a drug or
+    class to be recommended: stated affirmatively, it is the advice itself."""
+    return len(normalize(alt)) >= 3 and get_lexicon().type_of(alt) is None and _ACT_VERB.search(alt) is not None
+
+
+def _conditioned(clause: str, at: int) -> bool:
+    """The mention is under a condition (如服用布洛芬后出现黑便) — unless a recommendation follows the
+    condition before it: 如果效果不好，可以加一片布洛芬 still recommends it."""
+    cond = _CONDITIONAL.search(clause)
+    if cond is None:
+        return False
+    return not (cond.start() < at and _MODAL.search(clause[cond.end():at]))
+
+
+# a modal recommendation: what follows a condition (如果…可以加X) is still advice
+_MODAL = re.compile(r"可以|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
+_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己")
+# the words after the name warn about it: 使用头孢菌素也需医生评估, 头孢慎用
+_CAUTIONED = re.compile(r"^[^，,。；;]{0,4}?(?:也|亦|同样|均)?(?:需|须|要|应)(?:经|由|在|先经|先由)?(?:医生|医师|专科)"
+                        r"(?:评估|判断|决定|确认)|^[^，,。；;]{0,4}?(?:慎用|需谨慎|要谨慎|须谨慎)")
 
 
 # the clause says what the drug caused (…吃布洛芬引起的, 布洛芬所致): the history, told

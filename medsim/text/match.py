@@ -805,9 +805,16 @@ _FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必�
             (re.compile(r"(不要|不能|别|不宜|避免|不可)(?:跟|和|与|同)[^，。；,;！!？?]{1,10}?(一起|同时)"), r"\1\2"))
 
 
+# A harm said as what happens: 血压会一下子掉得很低 is 血压骤降 (a fall that is sudden or deep; 血压会慢慢
+# 降到正常 is not).
+_SAID_AS_HAPPENING = ((re.compile(r"血压(?:会|就|可能|也)?(?:(?:一下子|一下|突然|猛地|猛然|急剧|骤然)(?:往下)?(?:掉|降|下降)"
+                                  r"(?:得|到)?(?:很低|太低|特别低|非常低|厉害)?|(?:往下)?(?:掉|降)(?:得|到)(?:很低|太低|特别低|非常低))"),
+                       "血压骤降"),)
+
+
 def rewrite_equivalents(norm_text: str) -> str:
     """Equivalent spellings of one instruction or time as one form (明天早上 → 明早, 马上 → 立即)."""
-    for fronted, order in _FRONTED:
+    for fronted, order in (*_FRONTED, *_SAID_AS_HAPPENING):
         norm_text = fronted.sub(order, norm_text)
     pattern, table = _advice_rewrites()
     return pattern.sub(lambda m: table[m.group(0)], norm_text) if pattern else norm_text
@@ -842,7 +849,9 @@ _VERDICT_COLON = re.compile(r"(不对|不正确|不准确|错误|错了|不是�
 _QUESTIONS = ("有没有", "有无", "有否", "是否", "是不是", "会不会", "能不能", "要不要", "可不可以", "用不用",
               "需不需要", "需要不需要")
 _NAMED_FINDINGS = ("不明", "不止", "不退", "不缓解", "不能缓解", "不消退", "不好转", "不见好转", "不减轻", "不愈",
-                   "不全", "不齐", "不稳", "不清", "不畅", "不佳", "不足", "不振", "不良", "不洁", "不规律", "不均")
+                   "不全", "不齐", "不稳", "不清", "不畅", "不佳", "不足", "不振", "不良", "不洁", "不规律", "不均",
+                   # a treatment named as not working (如果效果不好，可以加…): the condition, not a denial
+                   "效果不好", "不见效", "不管用", "没效果", "没有效果", "效果不明显")
 # 别 is a prohibition on its own (别停药, 千万别), not inside 特别, 区别, 分别, 类别, 级别, 性别…
 _NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别", "个别", "识别", "鉴别", "告别", "辨别", "差别",
                      "派别", "别人", "别的", "别处", "别名", "无论", "不论", "不管", "无明显", "不适", "不舒服",
@@ -909,6 +918,21 @@ def _judged_later(text: str, term: str) -> bool:
     return False
 
 
+# A prohibition said first with its object left for the next clause: 今晚千万别吃！西地那非跟…
+_BARE_PROHIBITION = re.compile(r"(?:不要|别|不能|不可以|不可|不宜|禁止|切勿|勿)(?:再)?(?:吃|服用|服|用|喝|口服)$")
+
+
+def _prohibited_before(text: str, act: str) -> bool:
+    """The act's verb prohibited without an object at a clause's end, and the next clause opens
+    with the act's object (别吃！西地那非… prohibits 吃西地那非)."""
+    thing = _object_of(act)  # 吃西地那非 → 西地那非; an act that is not taking something has none
+    if len(thing) < 2 or thing == act:
+        return False
+    flat = ["".join(items) for items in _clauses(text)]
+    return any(_BARE_PROHIBITION.search(here) and following.startswith(thing)
+               for here, following in zip(flat, flat[1:], strict=False))
+
+
 def _blank(text: str, phrases: tuple[str, ...]) -> str:
     for p in phrases:
         if p in text:
@@ -958,9 +982,17 @@ _PROHIBITION_AFTER = re.compile(r"^[^不没别勿禁忌免停]{0,12}?(?:都|也|
                                 r"(?:吃|服|用|喝|碰|抽|打|涂|贴|拿|买|做|干|搬|提)")
 
 
+# A duty not to issue or provide something, with the point qualifying what is refused: 不得出具虚假
+# 证明, 不能提供违法服务 state 虚假/违法 as the reason for the refusal, they do not deny it.
+_REFUSED_OBJECT = re.compile(r"(?:不得|不能|不可|不会|严禁|禁止|不允许|不准|不予|无法)(?:为[^，。；]{0,4})?"
+                             r"(?:出具|开具|提供|伪造|开|写|做)(?:任何)?(?:[^，。；]{0,8}的)?$")
+
+
 def _mention_negated(items: list[str], k: int, offset: int, after: str = "") -> bool:
     if _VERDICT_AFTER.match(after) or _PROHIBITION_AFTER.match(after):
         return True
+    if _REFUSED_OBJECT.search(items[k][max(0, offset - NEG_WINDOW): offset]):
+        return False
     if _negated_fallback(items[k][max(0, offset - NEG_WINDOW): offset]):
         return True
     j = k
@@ -994,12 +1026,16 @@ _RANGE = re.compile(r"(\d)\s*(?:～|~|〜|–|—|-|到|至)\s*(\d)")
 _SPOKEN_UNITS = ((re.compile(r"个小时|个钟头|钟头"), "小时"),
                  (re.compile(r"(?<=[\d一二两三四五六七八九十])个(?:礼拜|星期)"), "周"), (re.compile(r"礼拜|星期"), "周"),
                  (re.compile(r"(?<=[\d一二两三四五六七八九十])回(?![家去来])"), "次"),
-                 (re.compile(r"(最多|至多|不超过)(?:吃|服|用|喂|含|喷|给)(?=\s*[\d一二两三四五六七八九十])"), r"\1"))
+                 (re.compile(r"(最多|至多|不超过)(?:吃|服|用|喂|含|喷|给)(?=\s*[\d一二两三四五六七八九十])"), r"\1"),
+                 # 一周才吃一次 / 每天只用两次 = 一周一次: 才/只 and the verb add no meaning to a frequency
+                 (re.compile(r"(?<=[周天日月])(?:才|只)?(?:吃|服|用|打|喝)(?=[\d一二两三四五六七八九十]次)"), ""),
+                 # 日剂量>4g = 超过4g (normalize would drop the sign)
+                 (re.compile(r"(?:>|＞|大于|多于)(?=\s*\d)"), "超过"))
 
 
 def spoken_forms(text: str) -> str:
     """Numbers and times as written and as said alike: 4～6小时 = 4到6个小时 = 4-6小时; 一个礼拜 = 一周;
-    一天最多4回 = 4次. Ranges keep their two ends (normalize alone would drop the ～)."""
+    一天最多4回 = 4次; 一个礼拜才吃一回 = 一周一次; >4g = 超过4g. Ranges keep their two ends (normalize alone would drop the ～)."""
     text = _RANGE.sub(r"\1-\2", text or "")
     for pattern, form in _SPOKEN_UNITS:
         text = pattern.sub(form, text)
@@ -1104,7 +1140,9 @@ def _lay_forms(alt: str) -> tuple[str, ...]:
     lex = _lexicon()
     if lex.type_of(alt) != "symptom" and lex.type_of(lex.canonical(alt) or "") != "symptom":
         return ()
-    return tuple(sorted(f for f in surface_forms(alt) if len(f) >= 2 and f != normalize(alt)))
+    # the lexicon's written forms and the patient's lay phrases for it (黑便: 大便发黑, 拉黑便)
+    forms = set(surface_forms(alt)) | {normalize(f) for f in lex.lay_terms_for(alt)}
+    return tuple(sorted(f for f in forms if len(f) >= 2 and f != normalize(alt)))
 
 
 def _with_lay_forms(alts: list[str]) -> list[str]:
@@ -1135,7 +1173,8 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
         # written and then judged wrong (不用再打了是错误的) is denied, not met
         if negation and not seen.affirmed and not seen.denied and (act_form := _prohibited_act(g)):
             act = _scan(text, alt, act_form, negation)
-            if act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)):
+            if act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)) or _prohibited_before(
+                    text, act_form):
                 return PointHit(True, alt)
             if act_form in _ABSTAIN.values():  # 酒千万不能再喝了: the drink or smoke itself, denied
                 thing = _scan(text, alt, act_form[-1], negation)
