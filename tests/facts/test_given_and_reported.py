@@ -58,8 +58,6 @@ def test_a_drug_the_record_misspells_by_one_character_is_still_the_records():
 
 @pytest.mark.parametrize("text", [
     "CT示脾脓肿。",  # the organ: the record's abscess is in the liver
-    "CT提示胆囊结石。",  # the report names it only to deny it
-    "眼底检查见眼内炎。",
     "心电图未见异常。",  # no ECG in the record
     "头颅MRI平扫+增强：未见异常。",
     "行胃镜检查，见胃窦溃疡。",
@@ -67,6 +65,40 @@ def test_a_drug_the_record_misspells_by_one_character_is_still_the_records():
 def test_a_result_the_record_does_not_report_is_unsupported(abscess, text):
     statuses = {f.status for f in check(abscess, text, key_facts=[]).findings if f.kind == "result"}
     assert statuses == {"unsupported"}
+
+
+@pytest.mark.parametrize("text", [
+    "CT提示胆囊结石。",  # the report names it only to deny it
+    "眼底检查见眼内炎。",
+])
+def test_a_result_the_report_denies_is_contradicted(abscess, text):
+    statuses = {f.status for f in check(abscess, text, key_facts=[]).findings if f.kind == "result"}
+    assert statuses == {"contradicted"}
+
+
+def test_a_negative_culture_against_a_grown_organism_is_contradicted(abscess):
+    assert "contradicted" in check(abscess, "入院血培养阴性。", key_facts=[]).statuses()
+
+
+@pytest.fixture
+def cholecystitis() -> Case:
+    return Case(
+        id="t-gb", source="synthetic", demographics=Demographics(sex="女", age=61), hpi="右上腹痛2天伴发热。",
+        tests=[Report(name="腹部CT", category="imaging",
+                      result="胆囊增大，壁增厚约5mm，腔内见多发结石，周围脂肪间隙模糊，未见积液及穿孔征象。")],
+    )
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    # one finding of several, denied in the report under its head noun (未见积液 for 胆囊周围积液)
+    ("CT示胆囊增大、壁增厚伴多发结石，可见胆囊周围积液。", "contradicted"),
+    # the same findings as the report gives them, the denial reaching the whole list
+    ("CT：胆囊大、壁厚，多发结石，周围无积液及穿孔。", "supported"),
+    ("CT示胆囊增大伴壁增厚、多发结石，周围脂肪间隙模糊。", "supported"),
+])
+def test_a_listed_finding_the_report_denies(cholecystitis, text, status):
+    statuses = {f.status for f in check(cholecystitis, text, key_facts=[]).findings if f.kind == "result"}
+    assert statuses == {status}
 
 
 @pytest.mark.parametrize("text", [
