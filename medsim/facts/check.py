@@ -367,7 +367,8 @@ def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         return None
     line_end = rec.text.find("\n", at)
     result = rec.text[at + len(c.key):line_end if line_end >= 0 else len(rec.text)]
-    result = re.sub(r"无菌生长", "阴性", result)
+    # 无菌生长, 未见异常, 未见明显异常: negative however worded (their 生长 and 异常 are not findings)
+    result = re.sub(r"无菌生长|未见(?:明显)?异常|无(?:明显)?异常", "阴性", result)
     if _POSITIVE_RESULT.search(result):
         return _Verdict("contradicted", None, f"病历中{c.key}结果不是阴性", f"the record's {c.key} is not negative")
     if _NEGATIVE_RESULT.search(result):

@@ -122,3 +122,23 @@ def test_a_segment_of_a_sided_organ_is_compared():
     assert check(case, "右肾下极小结石3mm，左输尿管上段结石伴左肾积水。", key_facts=[]).problems() == []
     assert "contradicted" in check(case, "右肾上极小结石0.3cm。", key_facts=[]).statuses()
     assert "contradicted" in check(case, "左输尿管下段结石。", key_facts=[]).statuses()
+
+
+def test_a_weight_given_with_the_age_is_a_weight():
+    case = Case(id="t-child", source="synthetic", demographics=Demographics(sex="女", age=3),
+                hpi="发热1天。", physical_exam="体重14kg，T 38.9℃。")
+    assert check(case, "女童，3岁（14kg），发热。", key_facts=[]).problems() == []
+    assert "value_mismatch" in check(case, "3岁女孩，18kg。", key_facts=[]).statuses()
+    # a limit in advice is not the weight
+    assert check(case, "避免提超过5kg的重物。", key_facts=[]).problems() == []
+
+
+def test_a_normal_report_read_as_negative(abscess):
+    case = Case(id="t-urine", source="synthetic", tests=[Report(name="尿常规", result="未见明显异常")])
+    assert check(case, "尿常规（-）。", key_facts=[]).problems() == []
+    assert check(case, "尿常规阴性。", key_facts=[]).problems() == []
+
+
+def test_guarding_written_as_the_surgeons_word():
+    case = Case(id="t-guard", source="synthetic", physical_exam="右下腹压痛、反跳痛，局部肌紧张。")
+    assert check(case, "右下腹压痛反跳痛，局部肌卫。", key_facts=[]).problems() == []
