@@ -874,6 +874,8 @@ def findings(text: str) -> list[Claim]:
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压
+        if f.text.endswith(("饮", "喝")) and text[f.end:f.end + 1] == "水":
+            continue  # 多饮水, 多喝水: an instruction to drink, not the symptom 多饮
         cs, ce = textlayer.clause_start(text, f.start), textlayer.clause_end(text, f.end)
         sentence = text[_sentence_start(text, f.start):ce]
         polarity, owner = _polarity_owner(text, f, cs, ce)

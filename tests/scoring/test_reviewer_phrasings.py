@@ -382,3 +382,20 @@ def test_an_item_left_over_on_its_own_side_is_not_a_wrong_side():
     assert not d["wrong_side"]
     d = set_scores(["右侧腹股沟疝修补"], ["左侧腹股沟疝修补"])
     assert d["wrong_side"]
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("降压药自己一定不能停，血压高低都要吃。", "不要自行停药|坚持服药"),
+    ("这两个药一起吃，华法林的效果会打折扣。", "降低疗效|药效降低|效果变差"),
+])
+def test_medication_advice_in_lay_words_meets_the_point(layer, text, point):
+    assert find_point(text, point).met
+
+
+def test_drinking_more_water_is_advice_not_the_symptom():
+    from medsim.facts import check
+    from medsim.scenario.schema import Case
+
+    case = Case(id="t-uti", source="synthetic", hpi="尿频、尿急、尿痛2天。")
+    assert check(case, "多饮水、勤排尿，按时服药。", key_facts=[]).problems() == []
+    assert check(case, "患者口干、多饮1月。", key_facts=[]).problems()  # the symptom itself is still read
