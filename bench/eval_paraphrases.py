@@ -1,6 +1,6 @@
 """Correct answers in other words must score as the reference does; close wrong answers must not.
 
-    python bench/eval_paraphrases.py [--set tune|holdout|all] [--scenario ID] [--misses] [--json]
+    python bench/eval_paraphrases.py [--set tune|holdout|holdout2|all] [--scenario ID] [--misses] [--json]
 
 Reads tests/scoring/data/paraphrases/*_{set}.jsonl (written by independent physician reviewers,
 see its README), scores every answer with the scenario's deterministic scorers (no judge, no
@@ -19,10 +19,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "scoring" / "data" / "paraphrases"
 CORRECT_MIN, WRONG_MAX = 0.9, 0.3
+# holdout2: a second held-out set on cases neither earlier reviewer used, by a new reviewer
+PARTS = ("tune", "holdout", "holdout2")
 
 
 def load(which: str) -> list[dict]:
-    parts = ["tune", "holdout"] if which == "all" else [which]
+    parts = list(PARTS) if which == "all" else [which]
     rows = []
     for part in parts:
         for path in sorted(DATA.glob(f"*_{part}.jsonl")):
@@ -63,7 +65,7 @@ def evaluate(rows: list[dict]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", default="tune", choices=["tune", "holdout", "all"])
+    ap.add_argument("--set", default="tune", choices=[*PARTS, "all"])
     ap.add_argument("--scenario")
     ap.add_argument("--misses", action="store_true", help="print every answer that fails its target")
     ap.add_argument("--json", action="store_true")

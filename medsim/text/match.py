@@ -399,6 +399,8 @@ _CONFLICTS = (
     ("水平半规管=外半规管", "后半规管", "前半规管=上半规管"),
     ("上叶", "中叶", "下叶"),
     ("阳性", "阴性"),
+    # the vessel a study or lesion is on: 冠状动脉CTA is not the 主动脉CTA a dissection needs
+    ("主动脉", "冠状动脉=冠脉", "肺动脉", "头颈=颈动脉=颅内动脉=脑血管", "肾动脉", "肠系膜", "下肢动脉=下肢血管"),
 )
 # Too generic to count as a contained match on their own.
 _GENERIC = {"病", "炎", "症", "癌", "感染", "炎症", "疾病", "肿瘤", "疼痛", "综合征", "检查", "治疗", "损伤", "手术",
@@ -419,6 +421,22 @@ def _members(text: str, group: tuple[str, ...]) -> set[str]:
             found.add(member)
             text = text.replace(form, "\0")  # 亚急性 must not also count as 急性
     return found
+
+
+def element_conflict(norm_item: str, gold: Any) -> str | None:
+    """The modifier the item names that the gold element's alternatives, taken together, exclude:
+    a gold listing 主动脉CTA and a bare CTA is about the aorta, so 冠状动脉CTA meets neither (the bare
+    alternative alone would let any site through, as a side-less alternative once let the wrong
+    side through). None when no alternative names a member of the item's group."""
+    alts = [normalize(a) for a in alternatives(gold)]
+    for group in _CONFLICTS:
+        named = _members(norm_item, group)
+        if not named:
+            continue
+        wanted = set().union(*(_members(a, group) for a in alts)) if alts else set()
+        if wanted and not named & wanted:
+            return "、".join(sorted(named))
+    return None
 
 
 def modifier_conflict(a: str, b: str) -> bool:
@@ -633,6 +651,8 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
     wanted = set(side or set()) | case_side(gold)
     if p_sides and wanted and not p_sides & wanted:
         return Match(False, note=f"wrong side: {''.join(sorted(p_sides))} for {''.join(sorted(wanted))}")
+    if clash := element_conflict(p, gold):
+        return Match(False, note=f"names {clash}, which no alternative of the gold names")
     best = Match(False)
     p_core = strip_sides(p)
     for alt in alternatives(gold):
