@@ -399,3 +399,15 @@ def test_drinking_more_water_is_advice_not_the_symptom():
     case = Case(id="t-uti", source="synthetic", hpi="尿频、尿急、尿痛2天。")
     assert check(case, "多饮水、勤排尿，按时服药。", key_facts=[]).problems() == []
     assert check(case, "患者口干、多饮1月。", key_facts=[]).problems()  # the symptom itself is still read
+
+
+def test_stemi_reperfusion_is_not_met_by_an_elective_angiogram():
+    # inp-21: STEMI 3 hours from onset needs emergency reperfusion; a staged PCI of another vessel is fine
+    from medsim.scenario.registry import get_scenario
+    from medsim.text.match import match_term
+
+    case = next(c for c in get_scenario("treatment").cases if c.id == "inp-21")
+    reperfusion = case.gold["treatment"][0]
+    assert match_term("直接PCI开通前降支", reperfusion).ok
+    assert match_term("急诊介入开通罪犯血管，非罪犯病变择期PCI", reperfusion).ok
+    assert not match_term("出院前择期冠脉造影", reperfusion).ok
