@@ -26,12 +26,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 # added to the class scores per speaker (present, absent, uncertain), first and second reading:
-# chosen on CMDD train halves (trained on the even dialogues, scored on the odd ones): the first
-# reading for accuracy, the second to lift uncertain recall and absent precision with accuracy kept
-# (odd half, patient: +0.9 uncertain gives accuracy 0.919 and uncertain recall 0.579; +1.6 would
-# reach recall 0.606 at accuracy 0.908, so the accuracy target was kept instead)
+# chosen on CMDD train halves (trained on the even dialogues with --seeds 3, scored on the odd
+# ones): doctors for accuracy; patients by the smallest uncertain offset that reaches uncertain
+# recall 0.6 (odd half, patient: +1.2 gives accuracy 0.916, uncertain recall 0.622, absent
+# precision 0.894; +0.9 gives 0.917 / 0.595; none reaches both 0.92 and 0.6 there)
 OFFSETS = {"patient": (0.0, 0.0, 0.0), "doctor": (0.0, 0.0, 0.0)}
-CONTEXT_OFFSETS = {"patient": (0.0, -0.2, 0.9), "doctor": (0.0, -0.3, 0.2)}
+CONTEXT_OFFSETS = {"patient": (0.0, 0.0, 1.2), "doctor": (0.0, 0.0, 0.3)}
 
 
 def collect(dialogues: list[list[dict]]) -> list[dict]:
@@ -127,7 +127,8 @@ def main() -> None:
     ap.add_argument("--out", default=str(WEIGHTS))
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--lr", type=float, default=0.1)
-    ap.add_argument("--l2", type=float, default=1e-3)
+    ap.add_argument("--l2", type=float, default=1e-2,
+                    help="L2 penalty (default 1e-2: on train halves as accurate as 1e-3, smaller weights)")
     ap.add_argument("--seeds", type=int, default=3, help="SGD runs averaged (default 3)")
     args = ap.parse_args()
     t0 = time.perf_counter()

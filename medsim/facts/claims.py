@@ -826,8 +826,6 @@ def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> N
         claim.opinion = True
 
 
-# a list of names closed by 家族史 after the finding: 无高血压、糖尿病及冠心病家族史, 有高血压家族史
-_FAMILY_AFTER = re.compile(r"[\u4e00-\u9fa5、及和或与]{0,24}?家族(?:遗传)?史")
 # a family member who acts for the patient is not the owner of what is found: 其母替其洗澡时发现包块
 _FAMILY_ACTS_FOR = re.compile(r"(?:母亲|父亲|其母|其父|家属|家人|妈妈|爸爸|奶奶|爷爷|外婆|外公|姥姥)"
                               r"(?:替|给|帮|为|陪|带)(?:他|她|其|患儿|孩子|病人|患者)")
@@ -839,10 +837,8 @@ _BARE_HISTORY = re.compile(r"[\u4e00-\u9fa5、及和]+史")
 
 def _polarity_owner(text: str, f: textlayer.FindingMention, cs: int, ce: int) -> tuple[str, str]:
     """The text layer's polarity and owner, corrected where a list or a family word misleads it."""
-    polarity, owner = f.polarity, f.owner
-    if owner == "patient" and _FAMILY_AFTER.match(text, f.end, ce):
-        owner = "family"
-    elif owner == "family" and _FAMILY_ACTS_FOR.search(text, cs, f.start):
+    polarity, owner = f.polarity, f.owner  # a list closed by 家族史 is the text layer's to read
+    if owner == "family" and _FAMILY_ACTS_FOR.search(text, cs, f.start):
         owner = "patient"
     if polarity == "absent":
         item = max(text.rfind("、", cs, f.start) + 1, cs)

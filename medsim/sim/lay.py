@@ -33,6 +33,11 @@ _EXTRA_LAY: dict[str, str] = {
     "左下腹痛": "左下边肚子疼", "中上腹痛": "上腹疼", "脐周痛": "肚脐周围疼", "全腹痛": "整个肚子疼",
     "流清涕": "流清鼻涕", "流脓涕": "流黄鼻涕", "轻咳": "有点咳嗽", "低热": "低烧", "高热": "高烧", "及": "和", "上下肢": "胳膊和腿", "新型口服抗凝药": "新型抗凝药", "口服抗凝药": "抗凝药", "均患": "都得了", "糖皮质激素": "激素", "嘱": "医生让", "并": "还", "未戒": "没戒", "未婚": "没结婚", "未孕": "没怀过孕", "未育": "没生过孩子",
     "患者于": "我", "病人于": "我", "于": "", "自行": "自己", "向": "往", "呈": "",
+    # record wordings of neurological, pregnancy and spread signs a patient says otherwise (reply check set 3)
+    "口角向右歪斜": "嘴往右歪", "口角向左歪斜": "嘴往左歪", "言语含糊": "说话含糊不清", "持筷掉落": "拿不住筷子，筷子掉了",
+    "不能站立": "站不起来", "最后正常时间明确为": "最后一次好好的是", "发病前一切正常": "发病前什么毛病没有，都好好的", "进食、饮水即吐": "一吃东西、一喝水就吐", "进食即吐": "一吃东西就吐", "即吐": "就吐", "高脂血症": "高血脂", "血脂异常": "血脂高", "每日饮水": "每天喝水", "饮水约": "喝水大概", "饮水": "喝水", "饮水呛咳": "喝水呛", "言语不清": "说话不清楚", "不能行走": "走不了路", "可向": "有时候往", "可放射至": "有时候窜到", "自觉胎动正常": "觉得孩子动得跟平时一样",
+    "胎动正常": "孩子动得跟平时一样", "尿蛋白（±）": "尿里有一点点蛋白", "尿蛋白(±)": "尿里有一点点蛋白", "（拜新同）": "",
+    "(拜新同)": "", "嘱休息监测": "医生让多歇着、自己盯着血压", "停经": "怀孕",
     "月经初潮": "第一次来月经是", "诊断为": "查出", "诊断": "查出", "确诊为": "查出", "确诊": "查出", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
 
@@ -187,6 +192,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     out = _pattern().sub(lambda m: table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|\d+(?:个)?(?:年|月|周|天))无", r"\1没有", out)
+    out = re.sub(r"(量|重|欲)无(明显)?(增加|减少|变化|改变)", r"\1没\3", out)  # 食量无增加 → 食量没增加
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|周|天)未", r"\1没", out)
     out = re.sub(r"(?<![最])近(\d+)(周|天|个月|月|年)", r"最近\1\2", out)
     out = re.sub(r"从未", "从来没", out)
@@ -215,9 +221,17 @@ _ASIDE = re.compile(r"[（(][^（）]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A
                     re.IGNORECASE)
 
 
+_SUP = dict(zip("⁰¹²³⁴⁵⁶", "0123456", strict=True))
+
+
 def _before_table(text: str) -> str:
     """Record constructions said differently, before the word table (60岁时死于心梗 → 60岁的时候因为心梗去世了)."""
     text = _ASIDE.sub("", text)
+    text = re.sub(r"(?<=[\dA-Za-zμ片粒])\s+口服\s+", " ", text)  # 30mg 口服 每日一次: the route is not said mid-dose
+    # a trade name after the drug's own (硝苯地平控释片（拜新同）) is said once; 尿蛋白（±） is a trace
+    text = re.sub(r"(片|胶囊|缓释|控释|注射液)[（(][^（）()\d]{2,6}[）)]", r"\1", text)
+    text = re.sub(r"尿蛋白\s*[（(]\s*[±+]\s*[）)]", "尿里有一点点蛋白", text)
+    text = re.sub(r"(\d+)\s*(?:⁺|\+)\s*([0-6⁰¹²³⁴⁵⁶])\s*周", lambda m: f"{m.group(1)}周零{_SUP.get(m.group(2), m.group(2))}天", text)
     text = re.sub(r"[（(]([^（）()]+)[）)]", r"，\1", text)  # （近1周未服） → ，近1周未服
     # a note the clause split cut in two (（家属在场，发病时间明确）): neither half is said
     text = re.sub(r"[（(][^）)]*$", "", text)
@@ -235,7 +249,10 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
-    text = re.sub(r"夜尿(\d+)\s*[～~\-–]\s*(\d+)次/?夜?", r"晚上起夜\1到\2次", text)
+    # 夜尿0～1次/夜 is a night that is hardly broken, not more night urination: say it as such
+    text = re.sub(r"夜尿(\d+)\s*[～~\-–]\s*(\d+)次/?夜?",
+                  lambda m: ("晚上不起夜" if m.group(2) == "0" else f"晚上不怎么起夜，最多起{m.group(2)}次")
+                  if int(m.group(2)) <= 1 else f"晚上起夜{m.group(1)}到{m.group(2)}次", text)
     # amounts and ranges the way people say them (量多于月经量, 7～8口/天, 血压波动于145–150/95mmHg)
     text = re.sub(r"量?多于(\S{1,4}?)量", r"量比\1量还多", text)
     text = re.sub(r"量?少于(\S{1,4}?)量", r"量比\1量少", text)
@@ -314,13 +331,20 @@ def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium", subject:
 def duration_of(chief_complaint: str) -> str | None:
     """The duration a 主诉 ends with (胸痛3小时 → 3小时), if any: of the part that names a finding
     when there are several (化疗后第8天，发烧半天 → 半天)."""
-    parts = textlink.clauses(chief_complaint or "")
-    parts = [c for c in parts if textlink.findings(c)] + parts
-    for clause in parts:
-        m = _DURATION.search(clause)
+    # how far a pregnancy is (怀孕11周, 停经34周) is not how long the complaint has lasted
+    parts = [c for c in textlink.clauses(chief_complaint or "") if not _GESTATION.search(c)]
+    found = [c for c in parts if textlink.findings(c)]
+    for clause in found + parts:
+        m = _DURATION.search(clause) or (_DURATION_INSIDE.search(clause) if clause in found else None)
         if m:
             return m.group(0).replace("日", "天").replace("余", "多")
     return None
+
+
+_GESTATION = re.compile(r"孕|停经|妊娠")
+# a duration inside a complaint clause (吐了3天吃不下东西): the number and unit, not a date or a dose
+_DURATION_INSIDE = re.compile(r"(?<![第\d])(\d+|[一二两三四五六七八九十半数几]+)(余|多)?(?:个半(?=小时|月)|个(?=月))?"
+                              r"(分钟|小时|天|日|周|月|年半|年)(余|多)?(?![\d前后])")
 
 
 # ------------------------------------------------------------------- persona shaping

@@ -20,6 +20,7 @@ import string
 from collections import Counter
 from dataclasses import dataclass, replace
 
+import medsim.text
 from medsim.scenario.schema import Case, PatientSpec
 from medsim.sim import lay, leak, textlink, vocab
 from medsim.sim.disclosure import PATIENT_FIELDS, Policy
@@ -27,6 +28,7 @@ from medsim.sim.patient import PatientReply
 from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
+from medsim.text.match import class_member
 
 
 @dataclass
@@ -46,6 +48,21 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
+_EARLIER_PREGNANCY_Q = re.compile(r"以前怀|上一胎|上次怀|前几胎|之前怀|以往怀孕|前一胎")
+_MODE_Q = re.compile(r"一下子|突然|猛地|慢慢|逐渐|渐渐|一点点")
+_MODE_C = re.compile(r"突然|突发|骤然|急起|逐渐|渐进|缓慢|慢慢")
+_WHERE_Q = re.compile(r"哪|位置|部位|地方|指(一下|给)|边|侧|处")
+_DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|周|月|年半|年)(余|多)?了?$")
+_GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
+# a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
+_DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
+_RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
+_BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
+_DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
+_FOUND_BECAUSE = re.compile(r"因\S{1,6}?(测|查|体检|发现|就诊|检查)")
+_WELL_BEFORE_Q = re.compile(r"发病前|得病前|犯病前|最后一次好好|好好的|能自理|生活\S{0,3}自理|最后正常")
+_WELL_BEFORE_C = re.compile(r"^(发病|起病|病)前|最后正常|发病前\S{0,4}(正常|自理)")
+_TAKE_Q = re.compile(r"吃|服|用|含|打|输|喷|贴")
 _HABIT_Q = re.compile(r"平时|一般|习惯|平常|以往|平素")
 _ABORTION_Q = re.compile(r"流产|流过|刮宫|刮过宫|人流|打过胎|清宫|引产")
 _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子几|几个孩子")
@@ -53,6 +70,8 @@ _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分
 _DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
+_NOCTURIA = re.compile(r"夜尿(\d+)\s*(?:[～~\-–—]\s*(\d+))?\s*次(?:/夜)?")
+_AS_USUAL = re.compile(r"正常|如常|同前|同平时|与平时相同|无(明显)?变化")
 _DENIAL = re.compile(r"^(患者)?(无|否认|未|不伴|没有)(?!明显诱因|诱因)")
 # a general denial of illness (体健, 否认慢性病史), not a denial of other named diseases
 _NO_HISTORY = re.compile(r"体健|否认(慢性|特殊|重大|其他)?(疾病|病)史|否认慢性病|无(特殊|慢性)(病|疾病)史?")
@@ -89,6 +108,25 @@ _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|�
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
 _TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
                      r"查|片子|镜|造影|血糖|血压")
+# a thing a test looks at, named in a question (查过血钾没有, 做过肾上腺CT吗)
+_TEST_OBJECT = re.compile(r"尿蛋白|尿糖|尿酮|血钾|血钠|血钙|血脂|胆固醇|甘油三酯|血糖|糖化|甲状腺功能|甲功|肝功|肾功|血常规|"
+                          r"尿常规|心电图|B超|b超|彩超|超声|CT|ct|核磁|MRI|mri|胸片|胃镜|肠镜|肾上腺|唐筛|糖耐量", re.IGNORECASE)
+# the record's words for what that test found (血脂 → 血脂异常 / 高脂血症)
+_TEST_ALIASES = {"血脂": ("高脂血症", "高血脂", "胆固醇"), "血糖": ("糖尿病", "高血糖"), "b超": ("超声",),
+                 "超声": ("b超",), "彩超": ("超声", "b超"), "甲功": ("甲状腺功能",)}
+
+
+def _names_test(head: str) -> bool:
+    """A record phrase that says a test was done (外院肾上腺CT, 多次查血钾低), not a reading alone
+    (孕20周前血压正常) or a treatment (口服硝苯地平控释片控制血压)."""
+    found = {m.group(0) for m in _TEST_C.finditer(head)}
+    if not found:
+        return False
+    if found <= {"血压", "血糖"}:
+        return bool(re.search(r"测|量|查|检", head)) and not re.search(r"控制|口服|服用|吃", head)
+    return True
+
+
 _RESULT_CUT = re.compile(r"示|提示|显示|：|:|报告|结果|发现(?=.)")
 _TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
 _BP_Q = re.compile(r"血压")
@@ -107,15 +145,21 @@ _LAST_MEAL_Q = re.compile(r"最后一(次|顿|餐)[^，。？?]{0,6}(吃|喝|饭
 _LAST_MEAL = re.compile(r"(禁食|进食|进餐|吃饭|饭后|餐后|吃了)[^，。；]{0,8}(\d+\s*(小时|分钟)|前)|"
                         r"\d+\s*(小时|分钟)(前|以前)[^，。；]{0,4}(进食|进餐|吃|喝)")
 _GENERAL = (
-    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉"),
-     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|进食(差|少|减少|可|尚可)|"
+    ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉|"
+                            r"吃不下|吃得下|口饭"),
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食(差|少|减少|可|尚可)|即吐|"
                 r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
+    # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
+    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"), re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"), ""),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
-    ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿|二便|夜尿"), "小便也正常"),
+    # a urine test (尿蛋白±) is a result, not how one passes water
+    ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
+     "小便也正常"),
     ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
     ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
+    ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
 )
 
@@ -165,6 +209,10 @@ class RulePatient:
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
+        earlier = bool(_EARLIER_PREGNANCY_Q.search(question)) and not _BIRTHS_Q.search(question) \
+            and not _ABORTION_Q.search(question) and self._first_pregnancy()
+        if earlier:  # 以前怀孕也…吗, asked of a first pregnancy, whatever else it names: there was none
+            parsed = replace(parsed, topics=["past_history"], symptoms=[], conditions=[])
         keys = self._keys(parsed)
         repeated = [k for k in keys if self.asked[k] > 0]
         self.asked.update(keys)
@@ -188,7 +236,7 @@ class RulePatient:
                        for c, p in heard if p.content]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
-        named = self._named(question) if parsed.topics != ["ending"] and not about_others else []
+        named = self._named(question) if parsed.topics != ["ending"] and not about_others and not earlier else []
         # what each asked key drew out (a named statement another answer already tells still
         # answers its own key): information gathering tells a follow-up that got something new
         # from a question asked twice
@@ -198,6 +246,7 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
+        pieces += self._drugs_not_taken(question)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -397,9 +446,14 @@ class RulePatient:
             "severity": self._severity, "radiation": self._radiation, "triggers": self._triggers,
             "relief": self._relief, "course": self._course, "treatment": self._treatment, "general": self._general,
         }
+        if topic == "general" and len(parsed.topics) > 1 and not _LAST_MEAL_Q.search(question) \
+                and not any(g[1].search(question) for g in _GENERAL):
+            return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
+            if _EARLIER_PREGNANCY_Q.search(question) and self._first_pregnancy():
+                return [_Piece("这是头一回怀孕，以前没怀过", "menstrual_obstetric_history", ("first pregnancy",))]
             if "obstetric" in parsed.topics and not parsed.conditions and not _OPEN_ILLNESS_Q.search(question):
                 return []  # 以前生过孩子没有: the births are the obstetric answer's
             return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
@@ -412,10 +466,15 @@ class RulePatient:
         if topic in ("smoking", "drinking"):
             return self._habit(topic, question)
         if topic == "occupation":
+            if _DOING_WHEN_Q.search(question):
+                # 干啥的时候犯: what they were doing, not their job — the triggers answer, once
+                return [] if "triggers" in parsed.topics else self._from_field("hpi", lambda: self._triggers(question))
             return self._occupation()
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
         if topic == "age":
+            if "family_history" in parsed.topics and _RELATIVE.search(question):
+                return []  # 多大岁数得的, of a relative: the family answer tells it, not the patient's own age
             return self._age()
         if topic == "tests":
             return self._tests(question)
@@ -469,6 +528,9 @@ class RulePatient:
         return [_Piece(f"有{d}了", "chief_complaint", (cc,))] if d else []
 
     def _onset(self, question: str) -> list[_Piece]:
+        mode = self._onset_mode(question) or self._well_before(question)
+        if mode:
+            return mode
         weeks = self._pregnant_weeks() if _DUE_Q.search(question) else None
         if weeks:
             left = 40 - weeks
@@ -492,7 +554,13 @@ class RulePatient:
         return [_Piece("具体什么时候开始的我记不清了", content=False)]
 
     def _duration(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = []
+        pieces: list[_Piece] = self._relief_asked(question)
+        if pieces:
+            return pieces
+        if _BEFORE_Q.search(question) and re.search(r"以前|过去|之前|从前", question) \
+                and not re.search(r"这次|这回|现在|多久了|几天了|多长时间了", question):
+            # 以前有没有过一阵…几分钟就好了: an earlier episode is asked, not how long this one has lasted
+            return [p for p in self._course(re.sub(r"几分钟|多久|多长时间", "", question)) if p.content or p.default]
         if re.search(r"每次|一次|每回|持续", question):
             pieces += self._from("hpi", self._hpi_with(re.compile(r"每次|持续(约|\d)|数秒|数分钟|\d+分钟"), denials=False), 2)
         named = [t for t, _, _ in textlink.find_terms(question)]
@@ -506,8 +574,18 @@ class RulePatient:
 
     def _site(self, question: str) -> list[_Piece]:
         named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        if named and not _WHERE_Q.search(question):
+            # 说话是吐字不清还是说不出来: no where asked; the clauses recording what is named answer it
+            having = [c for c, _ in self.hpi if not _DENIAL.match(c) and any(
+                f.term in named and f.polarity == "present" and not f.family for f in textlink.findings(c))]
+            if having:
+                return self._from("hpi", having, 2)
+        if not _WHERE_Q.search(question):
+            return []  # no where asked (看东西有没有重影): the statements the question names answer it
         if named:  # 疹子长在哪: where that finding is
+            # a finding by what it feels like beside a place (胸闷 → 胸骨后闷压感): its word without the body part
             stems = [_STEMS[t] for t in named if t in _STEMS]
+            stems += [re.escape(core) for t in named if (core := body_parts().sub("", t)) and core != t]
             at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
                 named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
             placed = [c for c, _ in self.hpi if not _DENIAL.match(c) and body_parts().search(c) and self._tells_main(c)]
@@ -521,11 +599,15 @@ class RulePatient:
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
             return [_Piece("身上倒没哪儿特别不舒服，是体检查出来的", "chief_complaint", (cc,))] + self._other_symptoms()
-        if cc and body_parts().search(cc):
-            return self._complaint()
-        names = [vocab.SYMPTOMS.get(t, (t, ()))[0] for t in dict.fromkeys(f.term for f in textlink.findings(cc))]
-        if names:
-            return [_Piece(f"说不上具体哪一块，主要就是{'、'.join(names)}", "chief_complaint", (cc,))]
+        if textlink.findings(cc) or body_parts().search(cc or ""):
+            # the complaint in its own words (左边手脚没劲): a lay name of its finding (浑身没劲) would widen it
+            parts = [c for c in textlink.clauses(cc) if (textlink.findings(c) or body_parts().search(c))
+                     and not _GESTATION_SAID.search(c)] or textlink.clauses(cc)
+            said = "，".join(re.sub(_DURATION_END, "", lay.complaint_to_lay(c, literacy=self.persona.literacy,
+                                                                           subject=self.subject)) for c in parts)
+            said = said.strip("，").removeprefix("我")
+            head = "就是" if body_parts().search(cc) else "说不上具体哪一块，主要就是"
+            return [_Piece(f"{head}{said}", "chief_complaint", (cc,))]
         return [_Piece("说不上具体哪一块", content=False)]
 
     def _character(self, question: str) -> list[_Piece]:
@@ -554,6 +636,14 @@ class RulePatient:
             return self._from("hpi", picked, 2) if picked else self._default(self._no_pain())
         if picked:
             return self._from("hpi", picked, 2)
+        # 没劲是胳膊还是腿: the clause that records the finding asked says what the patient knows of it
+        asked = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        stems = [_STEMS[t] for t in asked if t in _STEMS]
+        having = [c for c, _ in self.hpi if not _DENIAL.match(c)
+                  and any((f.term in asked or any(re.search(st, f.term) for st in stems))
+                          and f.polarity == "present" and not f.family for f in textlink.findings(c))]
+        if having:
+            return self._from("hpi", having, 2)
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
@@ -583,7 +673,17 @@ class RulePatient:
             return self._default(self._no_pain())
         return self._default("没往别的地方窜")
 
+    def _well_before(self, question: str) -> list[_Piece]:
+        """最后一次好好的是几点 / 发病前生活能自理吧: the record's 发病前一切正常 (最后正常时间…)."""
+        if not _WELL_BEFORE_Q.search(question):
+            return []
+        clauses = [c for c, _ in self.hpi if _WELL_BEFORE_C.search(c)]
+        return self._from("hpi", clauses, 1)
+
     def _triggers(self, question: str) -> list[_Piece]:
+        well = self._well_before(question)
+        if well:
+            return well
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
@@ -601,12 +701,36 @@ class RulePatient:
         clauses = self._hpi_with(_RELIEF_C, denials=False)
         return self._from("hpi", clauses, 2) or self._default("也没发现怎么着能好点")
 
+    def _onset_mode(self, question: str) -> list[_Piece]:
+        """一下子来的还是慢慢来的: the record's 突然 / 逐渐 at the complaint's start."""
+        if not _MODE_Q.search(question):
+            return []
+        clauses = [c for c, _ in self.hpi if _MODE_C.search(c) and not _DENIAL.match(c)]
+        if not clauses:
+            return []
+        sudden = bool(re.search(r"突然|突发|骤然|急起|急性", clauses[0]))
+        head = "是一下子来的" if sudden else "是慢慢来的"
+        return [_Piece(f"{head}，{self._lay_clauses(clauses[:1])}", "hpi", (clauses[0],))]
+
+    def _relief_asked(self, question: str) -> list[_Piece]:
+        """歇一会儿能缓过来吗 heard as the course or duration: what the record says relieves it, and how long
+        an episode lasts when asked (要几分钟)."""
+        if not _RELIEF_Q.search(question):
+            return []
+        clauses = self._hpi_with(_RELIEF_C, denials=False)
+        if re.search(r"几分钟|多少分钟|多长时间|多久", question):
+            clauses = self._hpi_with(re.compile(r"每次|持续(约|\d)|\d+\s*[–\-～~]?\s*\d*\s*分钟"), denials=False) + clauses
+        return self._from("hpi", clauses, 2)
+
     def _course(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = []
+        pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
+        if pieces:
+            return pieces
         before = bool(_BEFORE_Q.search(question))
         change = bool(_CHANGE_Q.search(question)) or not before
         if change:
-            clauses = [c for c in self._hpi_with(_COURSE_C, denials=False) if not _ARRIVAL.search(c)]
+            clauses = [c for c in self._hpi_with(_COURSE_C, denials=False) if not _ARRIVAL.search(c)
+                       and not c.startswith("夜尿")]  # how often one passes water at night is no course
             pieces += self._from("hpi", clauses, 2)
         if before:
             clauses = [c for c in self._hpi_with(_BEFORE_C, denials=False)]
@@ -691,7 +815,7 @@ class RulePatient:
                 pieces += self._symptom_lines(terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"})
             elif name == "spirits" and ("乏力" in terms or self.present_anywhere & {"乏力", "嗜睡", "精神萎靡"}):
                 pieces += self._default("没什么精神，浑身没劲") if "乏力" not in terms else self._symptom_lines({"乏力"})
-            else:
+            elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
 
@@ -724,11 +848,22 @@ class RulePatient:
                 if not hits:
                     continue
                 polarity = hits[0].polarity
+                counted = _NOCTURIA.search(clause) if symptom == "夜尿增多" else None
+                if counted and int(counted.group(2) or counted.group(1)) <= 1:
+                    # 夜尿0～1次/夜 is a count, not more night urination than usual
+                    most = int(counted.group(2) or counted.group(1))
+                    return _Piece("晚上不起夜" if most == 0 else f"晚上不怎么起夜，最多起{most}次", field, (clause,))
+                if polarity == "absent" and _AS_USUAL.search(clause) and not _DENIAL.match(clause):
+                    # 自觉胎动正常: a function that goes on as usual is there, not denied
+                    return _Piece(self._say(clause), field, (clause,))
                 if polarity == "absent":
                     return _Piece(_denied(lay_name), field, (clause,))
                 if polarity == "uncertain":
                     return _Piece(f"好像有点{lay_name}，说不准", field, (clause,))
                 unit = self.units.get(clause, (clause,))
+                if _FOUND_BECAUSE.search(clause):
+                    # 1年前因头痛测血压升高: the symptom is how something was found then, not a yes now
+                    return _Piece(self._say(clause), field, (clause,))
                 mixed = len({f.polarity for f in found if not f.family}) > 1
                 if mixed and len(unit) == 1:
                     return _Piece(_affirmed(lay_name), field, unit)  # 伴大汗、未呕吐 asked 大汗: just that one
@@ -934,6 +1069,8 @@ class RulePatient:
         text = self.text(field)
         lay_name = _asked_name(condition, question) if question else condition
         lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name) if self.persona.literacy == "low" else lay_name
+        if lay_name in _ORGANS:
+            lay_name += "的病"  # 甲状腺 asked: 没有甲状腺的病, never 没有甲状腺
         covered = _covers(condition)
         for clause in textlink.clauses(text):
             hits = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
@@ -972,7 +1109,7 @@ class RulePatient:
         lay_name = _asked_name(condition, question)
         if self.persona.literacy == "low":
             lay_name = vocab.LOW_LITERACY.get(lay_name, lay_name)
-        covered = _covers(condition)
+        covered = _covers(condition) | _covers(lay_name)
         for clause in textlink.clauses(text):
             found = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
             if found:
@@ -982,6 +1119,23 @@ class RulePatient:
         if text and re.search(r"无特殊|否认|体健|无", text):
             return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (text,))
         return _Piece(f"没听说家里人有{lay_name}", default=True)
+
+    def _drugs_not_taken(self, question: str) -> list[_Piece]:
+        """Medicines the question names that the record's lists do not (甘草片、避孕药吃不吃 of a patient
+        on one antihypertensive): the patient knows what they take, so these are not taken. A class
+        word (降压药) is left to the medication answer: its members are not listed here."""
+        if not _TAKE_Q.search(question) or not (self.policy.allowed("medications") or self.policy.allowed("hpi")):
+            return []
+        named = [e.text for e in medsim.text.analyze(question).entities if e.type == "drug"]
+        named = [d for d in dict.fromkeys(named) if len(d) >= 2 and not _DRUG_CLASS_WORD.search(d)]
+        if not named:
+            return []
+        record = "".join(self.text(f) for f in ("medications", "hpi", "past_history", "personal_history"))
+        missing = [d for d in named if d not in record and not class_member(record, d)]
+        if not missing:
+            return []
+        verb = "含" if "含" in question else "用" if re.search(r"用|打|输", question) else "吃"
+        return [_Piece(f"没{verb}过{'、'.join(missing)}", "medications", tuple(f"not:{d}" for d in missing))]
 
     def _allergies(self) -> list[_Piece]:
         if self.policy.allowed("allergies") and self.policy.text("allergies"):
@@ -1069,6 +1223,21 @@ class RulePatient:
         text = self.text(field)
         clauses = self._clauses(field) + [c for c in self._clauses("personal_history") if re.search(r"婚|育|子|女|孕", c)]
         menopause = [c for c in clauses if "绝经" in c]
+        weeks = self._pregnant_weeks()
+        if topic == "menstrual" and weeks:
+            # pregnant now: the last period is the start of the pregnancy, the due date follows from it
+            told: list[_Piece] = []
+            dated = [c for c in clauses if re.search(r"末次月经", c) and re.search(r"\d+\s*[月.\-/年]\s*\d+", c)]
+            if re.search(r"末次|最后一次|上次", question):
+                told += self._from(field, dated, 1) or [_Piece(
+                    f"上次来月经具体是哪天我记不太准了，现在怀孕{weeks}周了", field, (f"孕{weeks}周",))]
+            if _DUE_Q.search(question):
+                left = 40 - weeks
+                told.append(_Piece(f"预产期还有差不多{left}周" if left > 0 else "已经到预产期了", field, ("预产期",)))
+            if re.search(r"准|规律|按时|周期|平时", question):
+                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 1)
+            if told:
+                return told
         if topic == "menstrual":
             picked = [c for c in clauses if _MENSES.search(c)]
             if picked:
@@ -1078,8 +1247,13 @@ class RulePatient:
             return self._default("月经还算规律") if text or self.policy.allowed(field) else \
                 [_Piece(self.spec.unknown_reply, content=False)]
         # obstetric: a pregnancy now, or births and contraception
+        if "避孕药" in question and self.policy.allowed("medications") and not re.search(
+                r"避孕", text + self.text("medications") + self.text("hpi")):
+            return [_Piece("没吃过避孕药", "medications", ("not:避孕药",))]  # the patient knows what they take
+        births = self._births(field, clauses) if _BIRTHS_Q.search(question) or re.search(r"以前怀|上一胎|上次怀", question) \
+            else []
         if _ABORTION_Q.search(question):
-            return self._abortions(field, clauses)
+            return births + [p for p in self._abortions(field, clauses) if not births or p.text != births[-1].text]
         if re.search(r"怀孕|怀上|有了|可能|妊娠", question) and not _BIRTHS_Q.search(question):
             if menopause:
                 return [_Piece(f"不可能，{self._say(menopause[0])}", field, (menopause[0],))]
@@ -1093,6 +1267,8 @@ class RulePatient:
             if demo and demo.age_years >= 55:
                 return self._default("不可能，早就绝经了")
             return self._default("应该没有")
+        if births:
+            return births
         picked = [c for c in clauses if _OBSTETRIC.search(c)]
         # births first (G2P1, 5年前足月顺产1次), then the rest (本次妊娠规律产检)
         picked.sort(key=lambda c: not _BIRTH_C.search(c))
@@ -1100,10 +1276,35 @@ class RulePatient:
             return self._from(field, picked, 3)
         return [_Piece(self.spec.unknown_reply, content=False)]
 
+    def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
+        """第几次怀孕、生过几个: from G and P (G1P0 while pregnant: the first pregnancy, no child yet),
+        then the births the record tells (5年前足月顺产1次)."""
+        gp = next(((c, m) for c in clauses if (m := re.search(r"[Gg](\d+)[Pp](\d+)", c))), None)
+        if not gp:
+            return []
+        clause, m = gp
+        g, p = int(m.group(1)), int(m.group(2))
+        pregnant = bool(self._pregnant_weeks())
+        if pregnant:
+            said = "这是头一回怀孕" if g == 1 else f"这是第{g}次怀孕"
+        else:
+            said = f"怀过{g}次孕"
+        said += "，以前没生过孩子" if p == 0 else f"，生过{p}次"
+        told = [c for c in clauses if c != clause and re.search(r"顺产|剖宫|剖腹|分娩|早产|育有|\d[子女]", c)]
+        pieces = [_Piece(said, field, (clause, "births"))]
+        if told:
+            pieces += self._from(field, told, 2)
+        return pieces
+
+    def _first_pregnancy(self) -> bool:
+        """Pregnant now with a G1 in the record: there is no earlier pregnancy to tell of."""
+        text = self.text("menstrual_obstetric_history")
+        return bool(self._pregnant_weeks() and re.search(r"[Gg]1[Pp]0", text))
+
     def _pregnant_weeks(self) -> int | None:
         """The weeks of a pregnancy now (孕34周 in the complaint or the story), if the record says."""
         for field in ("chief_complaint", "hpi"):
-            m = re.search(r"(?:孕|怀孕)(\d+)(?:\+\d+)?周", self.text(field))
+            m = re.search(r"(?:孕|怀孕|停经)(\d+)(?:\s*[+⁺]\s*[\d⁰¹²³⁴⁵⁶]+)?周", self.text(field))
             if m:
                 return int(m.group(1))
         return None
@@ -1117,7 +1318,7 @@ class RulePatient:
         if gp:
             lost = int(gp.group(1)) - int(gp.group(2)) - (1 if self._pregnant_weeks() else 0)
             if lost == 0:
-                return [_Piece("没流过产，也没刮过宫", field, (gp.group(0),))]
+                return [_Piece("没流过产，也没刮过宫", field, (gp.group(0), "abortions"))]
         return self._default("没流过产") if clauses else [_Piece(self.spec.unknown_reply, content=False)]
 
     def _age(self) -> list[_Piece]:
@@ -1139,7 +1340,7 @@ class RulePatient:
             if not _TEST_C.search(clause) or _DENIAL.match(clause) or re.match(r"^(既往|以前|曾)", clause):
                 continue
             head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
-            if head and _TEST_C.search(head) and not _VALUE.search(head):
+            if head and _names_test(head) and not _VALUE.search(head):
                 heads.append(head)
         # tests of the other history sections (本次妊娠规律产检，孕早期B超确认宫内单胎; 单位体检…)
         checked = [c for f in ("menstrual_obstetric_history", "past_history") for c in self._clauses(f)
@@ -1148,8 +1349,17 @@ class RulePatient:
         for f in ("menstrual_obstetric_history", "past_history"):
             for clause in textlink.clauses(self.text(f)):
                 head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
-                if head != clause and _TEST_C.search(head) and not _DENIAL.match(clause) and not _VALUE.search(head):
+                if head != clause and _names_test(head) and not _DENIAL.match(clause) and not _VALUE.search(head):
                     heads.append(head)
+        # the tests the question names, first: what the record knows of them (外院肾上腺CT…, 血脂异常2年,
+        # 尿蛋白（±）) is told as checked, and a named test is never met with 没做过 when the record has it
+        asked, known = self._asked_tests(question)
+        if asked or known:
+            heads = asked
+        # 孕期规律产检 in the story: the check-ups were done
+        checked += [c for c in self._clauses("hpi") if re.search(r"产检|体检|复查|随访", c) and not _DENIAL.match(c)
+                    and not _VALUE.search(c) and not re.search(r"诊断|确诊|查出|诊为", c)]
+        told = [_Piece("查过，" + self._say(c), self._fields.get(c, "past_history"), (c,)) for c in known]
         pieces: list[_Piece] = []
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
@@ -1157,11 +1367,36 @@ class RulePatient:
             heads = [h for h in heads if not re.search(r"体检", h)]
         if heads:
             said = "，".join(_done(self._say(h)) for h in heads[:3])
-            pieces.append(_Piece(said + ("" if pieces else "，具体结果我看不太懂"), "hpi", tuple(heads[:3])))
+            cut = any(_RESULT_CUT.search(c) for f in ("hpi", "past_history", "menstrual_obstetric_history")
+                      for c in textlink.clauses(self.text(f)) if any(c.startswith(h) for h in heads[:3]))
+            pieces.append(_Piece(said + ("，具体结果我看不太懂" if cut and not pieces else ""), "hpi", tuple(heads[:3])))
+        pieces += told
         if checked:
             pieces += self._from("menstrual_obstetric_history" if self._fields.get(checked[0]) != "past_history"
                                  else "past_history", checked, 3)
         return pieces or self._default("还没做过什么检查")
+
+    def _asked_tests(self, question: str) -> tuple[list[str], list[str]]:
+        """Record clauses about a test the question names (血钾, 肾上腺CT, 尿蛋白, 血脂): the part before the
+        result when there is one (外院肾上腺CT提示… → 外院肾上腺CT), a plain known finding whole."""
+        objects = {m.group(0).lower() for m in _TEST_OBJECT.finditer(question)}
+        out: list[str] = []
+        known: list[str] = []
+        if not objects:
+            return out, known
+        for field in ("hpi", "past_history", "menstrual_obstetric_history"):
+            for clause in textlink.clauses(self.text(field)):
+                low = clause.lower()
+                if _DENIAL.match(clause) or re.match(r"^末次月经", clause) or not any(o in low or any(a in low for a in _TEST_ALIASES.get(o, ()))
+                                                    for o in objects):
+                    continue
+                head = _RESULT_CUT.split(clause, maxsplit=1)[0].strip("，、 ")
+                if head != clause or lay.is_jargon(clause):
+                    if _names_test(head) and not _VALUE.search(head):
+                        out.append(head)
+                elif not _VALUE.search(clause):
+                    known.append(clause)
+        return list(dict.fromkeys(out)), list(dict.fromkeys(known))
 
     def _vitals(self, question: str) -> list[_Piece]:
         # only what the patient measured or was told (自测体温 38.5℃, 血压最高170/100); the rest is the examiner's
@@ -1174,6 +1409,11 @@ class RulePatient:
         elif _TEMP_Q.search(question):
             want = re.compile(temp)
             self.asked_terms |= {"发热"}  # 体温多少 asks the fever's part of 低热（37.2～37.8℃）、乏力、…
+        elif _BODY_SIZE_Q.search(question):
+            # 身高体重多少: a reading the record gives, else the examiner weighs; never a blood pressure instead
+            weighed = [c for f in ("hpi", "personal_history") for c in self._clauses(f)
+                       if re.search(r"身高|体重\S{0,3}\d", c) and not re.search(r"下降|减轻|增加|变化", c)]
+            return self._from("hpi", weighed, 1) or [_Piece("身高体重具体多少我记不太准了，您给我量量吧", content=False)]
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
         clauses = []
@@ -1214,6 +1454,9 @@ def _names_of(condition: str) -> tuple[str, ...]:
             *(f for f, c in textlink.lay_to_canonical().items() if c == condition))
 
 
+_ORGANS = frozenset({"甲状腺", "心脏", "肝", "肝脏", "肾", "肾脏", "胃", "肺", "胰腺", "肾上腺", "前列腺", "乳腺", "血管"})
+
+
 def _asked_name(condition: str, question: str) -> str:
     """The name the clinician used (心脏病), not the canonical term it was read as (冠心病); a
     shorter name the question gives (肠癌 for 结肠癌, 慢性支气管炎 for 慢性阻塞性肺疾病)."""
@@ -1235,6 +1478,11 @@ def _covers(condition: str) -> set[str]:
         if condition == umbrella or condition in kinds or table.get(condition) == umbrella:
             covered |= {umbrella, *kinds}
     covered |= {table.get(c, c) for c in list(covered)}
+    # the text layer's own reading of each name too (心梗 is 心肌梗死 there, 急性心肌梗死 in the lay table)
+    from medsim.text import get_lexicon
+
+    lexicon = get_lexicon()
+    covered |= {lexicon.canonical(c) or c for c in list(covered)}
     return covered
 
 
@@ -1296,7 +1544,9 @@ def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
                "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "起夜多": "晚上不怎么起夜", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
-               "老想上厕所": "不老想上厕所"}
+               "老想上厕所": "不老想上厕所",
+               "躺不平": "能平躺着睡", "半夜憋醒": "夜里没憋醒过", "尿裤子": "没尿裤子", "站不稳": "站得稳",
+               "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
         return special[lay_name]
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)

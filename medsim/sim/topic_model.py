@@ -15,7 +15,7 @@ sentence by sentence (``topics.learning_units``), so a compound question keeps e
 with too few training examples to learn (``meta.rule_only``) stay as the rules say.
 
 Trained by ``bench/train_topic_model.py`` on labelled IMCS-21 doctor requests (tests/sim/data/
-imcs21, samples A, B, T1–T3) and the shipped question bank (``topic_examples.yaml``); it ships as
+imcs21, samples A, B, C, T1–T3, D, E) and the shipped question bank (``topic_examples.yaml``); it ships as
 ``topic_weights.json.gz`` (weights under hashed feature keys: no question text, not even its
 n-grams), is loaded on first use, and
 scores in plain Python (a few hundred dictionary look-ups per question). Without the file the
@@ -94,7 +94,7 @@ def decide(probs: dict[str, float], rule_topics: list[str], model: dict | None =
     needs firmer evidence), the rule-only topics as the rules say, never a ``vetoed`` one; when
     that leaves nothing of a part the rules heard something in, the likeliest topic (nearly every
     real question asks something: better than "not understood"), the rules' own when it is nearly
-    as likely."""
+    as likely; a further topic the rules heard is kept from ``rule_extra`` on."""
     model = model or _model()
     meta = model["meta"]
     rules = set(rule_topics)
@@ -103,6 +103,11 @@ def decide(probs: dict[str, float], rule_topics: list[str], model: dict | None =
     learned = sorted((t for t in allowed if t not in rule_only), key=allowed.get, reverse=True)
     extra = meta.get("extra_threshold", meta["threshold"])
     heard = {t for k, t in enumerate(learned) if allowed[t] >= (meta["threshold"] if k == 0 else extra)}
+    if heard:
+        # a further topic the rules heard too needs less (``rule_extra``): 大便一天几次，什么颜色 asks
+        # both how often and what it looks like, and the rules' reading of the compound is evidence
+        rule_extra = meta.get("rule_extra", extra)
+        heard |= {t for t in learned if t in rules and allowed[t] >= rule_extra}
     heard |= (rules & rule_only) - vetoed
     if not heard and rules:
         best = max(allowed, key=allowed.get)

@@ -80,10 +80,11 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"(因为|为)什么\S{0,2}住(院|的院)|住院\S{0,6}(因为|为)什么|(什么|啥)原因\S{0,2}住院", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮", r"^(孩子|宝宝|小孩|宝贝|您|你)?(目前|现在)\S{0,2}情况(怎么样|如何|咋样)", r"怎么样?\S{0,2}不舒服",
+        r"^(嗯|那|就是说?)?\S{0,4}(目前|现在)?主要(是|就是)\S{0,6}Ｓ",  # 宝贝主要是发烧，对吗: what the complaint is
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
-        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
+        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)", r"是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天)\S{0,4}的?(吗|吧|呢|[？?]|$)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
     ),
     "duration": (
         r"多久", r"几天了", r"(\d+|[一二两三四五六七八九十半几]+)(天|个?月|年|周|小时|礼拜)了?(吧|吗)", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
@@ -94,7 +95,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     "character": (
         r"什么样的?(疼|感觉)", r"怎么个?疼法", r"什么感觉", r"性质", r"形容", r"描述", r"怎么疼", r"锐疼", r"胀胀", r"跳着疼", r"[揪拧绞胀压刺扎烧]着疼", r"一阵一?阵", r"像什么", r"疼起来.{0,3}(什么|怎么|像)", r"隐隐", r"作疼", r"(胀|刺|绞|闷|隐|钝)疼",
         r"压着疼", r"针扎", r"刀割", r"闷闷", r"一跳一跳", r"一阵一阵", r"阵发", r"持续性", r"压榨", r"紧缩",
-        r"烧灼", r"火辣辣", r"撕裂", r"(一样|似的).{0,2}疼", r"一会儿.{0,4}一会儿", r"持续疼还是", r"[酸胀刺闷]疼还是",
+        r"^\S{0,4}什么(形状|性状|颜色|样子)的?(呢|啊)?[？?]?$", r"烧灼", r"火辣辣", r"撕裂", r"(一样|似的).{0,2}疼", r"一会儿.{0,4}一会儿", r"持续疼还是", r"[酸胀刺闷]疼还是",
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
@@ -111,7 +112,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
         r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
-        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"第一次(吃|喝)|(之前|以前)\S{0,4}(吃|喝)过\S{0,4}(奶粉|米粉|辅食|米糊|牛奶|羊奶)|(奶粉|米粉|辅食)\S{0,6}(之前|以前)\S{0,2}(吃|喝)过", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
@@ -119,10 +120,11 @@ _CUES: dict[str, tuple[str, ...]] = {
     "course": (
         r"越来越", r"(有没有|是否|最近).{0,2}加重", r"变化", r"第一次(这样|吗)|第一次\S{0,3}Ｓ", r"是第一次", r"间隔|隔\S{0,2}(多久|几天)",
         r"以前.{0,6}(类似|这样|这种|这个情况|同样)", r"发作过", r"几次了", r"反反?复", r"好转", r"一天比一天", r"(晚上|夜里|白天|早上).{0,4}还是", r"比.{0,6}(好|重|厉害)", r"好[点些]了?还是", r"(和|跟|比)以前", r"这次.{0,4}(和|跟|比)", r"以前.{0,2}也", r"逐渐", r"慢慢.{0,2}(加重|重)", r"加重的",
-        r"次数|频繁|频率|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
+        r"(一共|总共|大概|大约)\S{0,2}(几次|多少次)|在多少次|超过\S{0,2}[一二两三四五六七八九十\d]+次|[一二两三四五六七八九十\d]+次(以上|左右)|"
+        r"次数|频繁|频率|(?<!殷)勤(吗|不|么|[？?]|$)|间断|断断续续|持续存在|时有时无|一阵有一阵没有|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
         r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
-        r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"还(咳|烧|发烧|吐|拉|疼|喘)(吗|不|没有)", r"一阵好一阵",
+        r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"一阵好一阵",
         # set against an earlier time (比之前多了 / 跟刚开始比), or how it is going now (咳嗽怎么样了)
         r"(比|和|跟|较|同)(之前|以前|刚开始|开始|前几天|前两天|昨天|原来|当初|发病)", r"改善(了|吗|没有|呢|[？?])|(有没有|有|是否)\S{0,2}改善", r"加重(了|啦)(吗|吧|呢|没有|[？?。]|$)|又\S{0,2}加重",
         r"(孩子|宝宝|宝贝|小孩|孩|病情|症状|情况|Ｓ)(现在|目前|这两天|这几天|最近)?(怎么样|怎样|如何)了",
@@ -142,14 +144,19 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
         r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
         r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院|住院了(吗|没有|吧|呢|[？?])|在住院|住着院", r"面诊", r"^(已经|一共|总共|大概)?(吃|用|服用?|使用|喂)(了|过)?(有)?(几天|多久|几次)", r"输\S{0,3}液|打\S{0,3}针|照\S{0,3}蓝光|蓝光", r"颗粒|糖浆|口服液|冲剂|胶囊|滴剂|混悬液|栓剂|退烧栓|软膏|乳膏|喷剂|益生菌|排除|确诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
+        # how long in hospital or on a treatment: 住了几天了, 出院多久了, 照了几天了, 止咳糖浆服用多久了
+        r"补(过|了)?(钾|液)|出院小结|出院记录|病历|住(了|过)?院?\S{0,2}(几天|多久|多少天)|出院\S{0,2}(几天|多久|多少天)|(照|输|雾化)(了|过)?\S{0,2}(几天|多久)|"
+        r"(药|Ｄ)\S{0,6}(吃|用|服用?|喂|喝)(了|过)?\S{0,2}(几天|多久|多少天)",
     ),
     "general": (
         r"吃饭", r"胃口", r"食欲", r"睡觉", r"睡眠", r"大小便", r"大便", r"小便", r"精神", r"饮食",
         r"体重", r"睡得", r"睡(着|不着|觉|眠|醒|好|踏实|不好)", r"(?<!消)瘦(?!肉)|长胖|胖了", r"饭量", r"吃得(下|怎么样)", r"(吃|喝)奶", r"奶量", r"排便", r"二便",
         # a child's feeding and intake: breast or formula, complementary food, water, fruit, snacks
-        r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水", r"水果|蔬菜|零食|吃的东西|饮食",
+        r"母乳|奶粉|喂养|辅食|喂奶|奶瓶|米糊|米粉|果泥|蛋黄", r"(喝|喂)(水|奶)|饮水|喝的水|喝(了)?(多少|几)\S{0,3}水", r"水果|蔬菜|零食|吃的东西|饮食",
         r"尿(的|得)?(量|多|少|黄|色|清|布|次数)|小便(的|得)?(量|黄|颜色|多|少)", r"食物|果汁|菜叶|奶\S{0,3}(够|多少|量)|够吃", r"哺乳", r"(一天|每天|几天)\S{0,3}(大便|拉|排便)",
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
+        # urine and wind as everyday functions: 有尿吗, 尿量多吗, 夜里起几次夜, 有排气吗, 放屁正常吗
+        r"有尿|尿量|起\S{0,2}夜|夜尿|排气|(放屁|排气)\S{0,2}正常",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
@@ -178,15 +185,15 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
-        r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
+        r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(?<!医)(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
     "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
-            r"几天大|满月|满.{0,2}岁|[0-9一二三四五六七八九十两半]+(天|个?月|周)大"),
+            r"几天大|满月|满.{0,2}岁|[0-9一二三四五六七八九十两半]+(天|个?月|周)大(?![概约便])"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
         r"查过", r"(拍|照)(了|过)?\S{0,2}片|胸片", r"(医生|大夫)\S{0,4}听(过|了)|听过(吗|没有)", r"支原体|衣原体", r"听诊|听(了|过)?\S{0,2}(肺|心|气管|胸|Ｂ)|查体|抽(了|过)?血|验(了|过)?血", r"结果|数值|指标|滴度|报告|化验单",
-        r"(查|测|验)(了|过|的|出|得)", r"常规",
+        r"(查|测|验)(了|过|的|出|得)", r"常规", r"复查(了|过)",
     ),
     "vitals": (
         r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
@@ -376,11 +383,12 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_ASPECT_BLOCK = re.compile(r"影响|Ｓ\S{0,3}重(吗|不|吧|么|[？?]|$)|什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
+_ASPECT_BLOCK = re.compile(r"影响|是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天)|主要是|勤|Ｓ\S{0,3}重(吗|不|吧|么|[？?]|$)|什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
                            r"频繁|次数|几次|多吗|多不多|减轻|好转|好了|好点|完全|原因|引起|的时候|复发|降|退|以前|小时候?|从小|得过|患过")
 # a named symptom in these is not asked as this illness's symptom: the past (得过, 小时候), what came
 # before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
 _HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之前|家里|家人|大人|周围|接触|班里|别的小朋友|"
+                         r"(妈妈|母亲|爸爸|父亲|哥哥|姐姐)也?(有没有|有|是否)|"
                          r"检查\S{0,6}(有没有|是否)|完全好|好利索")
 # the named symptom is the subject and the question predicates on it (咳嗽是一声声的吗, 咳嗽是干的
 #还是湿的): what it is like, not whether it is there; 是流涕鼻塞吗 (是 before the symptom) is not this
@@ -467,9 +475,16 @@ def learning_units(text: str, parsed: Parsed | None = None) -> list[Unit]:
         # 家里有体温计吗: the rules have ruled the family out (a household object)
         vetoed = frozenset({"family_history"}) if "family_history" not in rule_topics and _household_only(
             _masked_message(part)) else frozenset()
+        if "general" in rule_topics and _WEIGHT_CHANGE.search(fold(part)) and not _WEIGHT_VALUE.search(fold(part)):
+            # 体重是轻了还是重了: a weight change is general (TOPICS.md), not the illness's course; kg are vitals
+            vetoed |= {"vitals", "course"} - set(rule_topics)
         units.append(Unit(topic_model.features(part, rule_topics, fuzzy), rule_topics, vetoed,
                           fixed=rule_topics if carried else None))
     return units
+
+
+_WEIGHT_CHANGE = re.compile(r"体重\S{0,6}(轻|重|变化|掉|涨|减|增|下降|瘦|胖)|(瘦|胖)了")
+_WEIGHT_VALUE = re.compile(r"多少|几|公斤|斤|kg")
 
 
 def _masked_message(text: str) -> str:
@@ -596,7 +611,9 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
         c for c in re.split(r"[，,；;]", masked) if "Ｃ" in c and re.search(asked_marker, c)]
     if asked_conditions and "family_history" not in topics:
         topics.add("past_history")
-    if (re.search(r"^(还是|就是|那就是)?说?(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)|Ｃ\S{0,2}还是\S{0,2}Ｃ", masked)
+    if (re.search(r"^(还是|就是|那就是|那种|或者)?说?(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)|Ｃ\S{0,2}还是\S{0,2}Ｃ", masked)
+            or re.search(r"^(还是|那种|那|或者|就是)说?是?[^有得患]{0,3}Ｃ+\S{0,2}(吗|吧|呢|[？?]|$)|Ｂ*炎还是\S{0,3}Ｃ|Ｃ\S{0,3}还是\S{0,3}炎", masked)
+            or re.search(r"^(还是|就是)?说?是?\S{0,2}(感冒|病毒感染|细菌感染)(吗|吧|呢|[？?]|$)|(炎症|感染|发炎|Ｃ)\S{0,2}(是吗|对吗|是吧|对吧)[？?]?$", masked)
             or re.search(r"(诊断|说是|考虑|排除|确诊|怀疑|说\S{0,4}(有|是))\S{0,4}Ｃ", masked)) \
             and not re.search(r"以前|之前|上次|那次|当时|小时候?|从小|得过|患过|说过|体质|刚好", masked):
         topics.discard("past_history")
@@ -604,7 +621,8 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if _lab_pattern().search(folded) or re.search(r"(黄疸|黄胆|胆红素)\S{0,4}(多高|多少|指数|值)", folded):
         topics -= {"associated", "vitals", "past_history"}
         topics.add("tests")  # 尿里有白细胞吗 / 中性粒细胞比例呢 / 黄疸多高: a laboratory result
-    if re.search(r"(?<!除了)还(有没有|有|是|在)?\S{0,2}Ｓ|第一次\S{0,3}Ｓ", masked) and not re.search(r"除了|另外|其他|别的|同时|以外", masked) \
+    # 还发烧吗 / 还有没有咳嗽 name a symptom asked yes/no: associated, as TOPICS.md says (most annotators)
+    if re.search(r"第一次\S{0,3}Ｓ", masked) and not re.search(r"除了|另外|其他|别的|同时|以外", masked) \
             and "associated" in topics and not topics & {"tests", "treatment"}:
         topics.discard("associated")
         topics.add("course")  # 还发烧吗 / 还有没有咳嗽: whether it is still there, how it has gone
@@ -614,7 +632,7 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if re.search(r"(吐|咳|烧|抽|喘|发作)\S{0,4}(几次|多少次|几回)", folded) and not re.search(r"拉|大便|便便|排便|药", folded):
         topics -= {"duration", "severity", "general", "associated"}
         topics.add("course")  # 吐了几次 / 一天咳几回: how often it comes, the course (not how long)
-    if "age" in topics and re.search(r"(天|个?月|周)大", masked):
+    if "age" in topics and re.search(r"(天|个?月|周)大(?![概约便])", masked):
         topics.discard("duration")
     if "course" in topics and re.search(r"间隔|隔\S{0,2}(多久|几天)", masked):
         topics.discard("duration")  # 间隔多久发烧一次: how often it comes back
@@ -631,12 +649,17 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
             and not re.search(r"医生|医院|诊所|看过|输液|打针|雾化|效果|管用|好转|缓解|减轻|好[点些]", masked):
         topics.discard("treatment")
         topics.add("medications")  # 平时吃什么药 / 有没有高血压？吃什么药？: the regular medicines
+    if re.search(r"高烧还是低烧|低烧还是高烧", folded):
+        topics, asked_symptoms = {"severity"}, []  # how high the fever runs: how bad (the degrees are vitals)
     topics = _precedence(topics, masked, folded)
-    if re.search(r"体重|胃口|食欲", folded) and not topics & {"allergies", "family_history"}:
-        topics.add("general")  # masked as a symptom (体重下降), still the general question
+    if re.search(r"体重|胃口|食欲|起\S{0,2}夜|夜尿", folded) and not topics & {"allergies", "family_history"}:
+        topics.add("general")  # masked as a symptom (体重下降, 起几次夜), still the general question
+    if "general" in topics and re.search(r"睡(觉|着)(的时候|时|后)?\S{0,2}(是否|有没有|会不会|会|还|也)?Ｓ", masked) \
+            and not re.search(r"吃|喝|大便|小便|尿|精神|体重|胃口|食欲|睡(得|眠|不)|怎么样|好不好", masked) and asked_symptoms:
+        topics.discard("general")  # 晚上睡觉出不出汗: a sign that comes in sleep
     if "general" in topics:
         # 体重掉没掉 / 睡不着吗 / 胃口差不差 asked beside the general questions are general's
-        asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠")]
+        asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠", "夜尿增多")]
         if not asked_symptoms:
             topics.discard("associated")
     if _SIGN_ASKED.search(masked) and not topics & {"allergies", "family_history", "tests", "treatment", "triggers"}:
@@ -649,7 +672,7 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
 
 # signs a parent is asked about yes/no that the lexicon does not hold as symptoms, or whose words
 # (大便, 睡觉) would read as the general question: wind, breathing, crying at stool or in sleep
-_SIGN_ASKED = re.compile(r"放屁|排气|打嗝|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
+_SIGN_ASKED = re.compile(r"放屁(?!\S{0,2}正常)|打嗝|(站|抬|举|坐|走|爬)(得|不)(起来|动)|拿(得|不)住|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
                          r"(大便|排便|拉|睡觉|睡着|吃奶|吃饭|喂奶)\S{0,2}(时候|时|的时候)\S{0,4}(哭|闹|疼|出汗|憋)|哭醒")
 
 
@@ -663,7 +686,7 @@ def _general_items(clause: str) -> set[str]:
 
 # the words of an everyday function (not a bowel or urine finding such as 大便带血 or 排便困难,
 # which are the illness's own signs)
-_GENERAL_ITEM = re.compile(r"喝水|水喝|吃得|吃的|吃奶|奶量|饭|食欲|胃口|睡(觉|眠|得|不着|不好)|精神|体重|尿(多|少|量)")
+_GENERAL_ITEM = re.compile(r"喝水|水喝|吃得|吃的|吃奶|奶量|饭|食欲|胃口|睡(觉|眠|得|不着|不好)|精神|体重|尿(多|少|量)|小便\S{0,2}(量|多|少)")
 
 
 def _alternative_of_one(masked: str, folded: str) -> bool:
@@ -715,11 +738,17 @@ _OPEN_LOOK = re.compile(r"什么|啥|颜色|还是|样|多不多|多吗|稀|水�
 _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^，,]*")
 _SEND = re.compile(r"(发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)|[^，,]*[发传](给我|过来))[^，,]*")
 _ACK = re.compile(r"^((是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的|对的?|明白了?|知道了?|了解了?|这样啊|行)[？?。!！，,~～]*)+$")
+# the parent spoken to at the start of a message (妈妈，… / 宝妈你好，…)
+_VOCATIVE = re.compile(r"^(宝宝|孩子|宝贝)?(妈妈|爸爸|家长|宝妈|宝爸)(您好|你好)?[，,]")
+# a relative's own current symptom (妈妈有没有腹泻): someone the child may have caught it from
+_KIN_SYMPTOM = re.compile(r"(妈妈|母亲|爸爸|父亲|大人|哥哥|姐姐|奶奶|爷爷)也?(有没有|有|是否|最近)\S{0,6}Ｓ")
+# a relative named in the clause that asks about a symptom or a pregnancy: theirs, not the patient's
+_KIN_CLAUSE = re.compile(r"(你|您)?(妈|母亲|父亲|爸|姐妹|兄弟|姐|妹|奶奶|外婆|姥姥)[^，,。？?]{0,12}(怀孕|有没有|有无|是否)[^，,。？?]{0,6}[ＳＣ]")
 _INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
 
 
 _LONG_TERM = re.compile(r"平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
-                        r"基础病|慢性|一天.{0,2}几次|(?<![还])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
+                        r"基础病|慢性|一天.{0,2}几次|(?<![还现前])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
 
 
 @cache
@@ -748,6 +777,9 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
         topics -= {"past_history", "course", "allergies"}
+        if _KIN_CLAUSE.search(masked):
+            # 你妈或者姐妹怀孕的时候有没有血压高、抽风的: the relatives' illness, not the patient's
+            topics -= {"associated", "obstetric"}
     if "treatment" in topics and "medications" in topics:
         # a medicine with a long-term marker is a regular one; any other was taken for this illness
         topics.discard("treatment" if _regular_medicine(folded) else "medications")
@@ -823,13 +855,21 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"general", "associated", "site", "course"}
         # 以前大便什么样 / 平时大便成形吗: the usual bowels before this illness, the general question
         topics.add("general" if re.search(r"以前|之前|平时|平常|原来", masked) else "character")
-    if "family_history" in topics and _INFECTIOUS.search(folded) and not re.search(r"遗传|家族|得过|患", masked):
+        if re.search(r"(大便|拉|排便)\S{0,4}(几次|几回)|(几次|几回)\S{0,2}(大便|便)", folded):
+            topics.add("general")  # 大便一天几次，什么颜色: how often (general) and what it looks like
+    if "family_history" in topics and _VOCATIVE.match(masked) \
+            and not _compiled()["family_history"].search(_VOCATIVE.sub("", masked)):
+        topics.discard("family_history")  # 妈妈，宝宝有没有发烧: the parent is spoken to, not asked about
+    if "family_history" in topics and (_INFECTIOUS.search(folded) or _KIN_SYMPTOM.search(masked) and "Ｃ" not in masked) \
+            and not re.search(r"遗传|家族|得过|患|以前|之前|从小", masked):
         topics.discard("family_history")  # 家里有人感冒吗: an exposure, not a family illness
         topics.add("triggers")
     if "treatment" in topics and re.search(r"效果|(药|Ｄ)\S{0,8}(缓解|好转|好点|好些|减轻)|(服|吃|用|喂)\S{0,6}(以后|之后|后)", masked) \
             and not re.search(r"越来越|反复|次数|其他方面", masked):
         topics.discard("course")  # 吃药以后缓解了吗: whether the treatment helped
-    if "tests" in topics and re.search(r"医院\S{0,3}(查|做|拍|化验|验|抽)", masked) and not re.search(r"医生|药|Ｄ|看过|治疗", masked):
+    if "tests" in topics and re.search(r"医院\S{0,3}(查|做|拍|化验|验|抽)", masked) and not re.search(r"医生|药|Ｄ|看过|治疗", masked) \
+            and not (re.search(r"(去|到|带|上)\S{0,8}医院\S{0,3}(检查|复查|就诊)", masked)
+                     and not _lab_pattern().search(folded) and not _exam_pattern().search(folded)):
         topics.discard("treatment")  # 在当地医院查血常规了吗: a test, where it was done
     if "triggers" in topics and re.search(r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)", masked):
         topics.discard("associated")  # 爬两层楼会不会喘: what brings it on
@@ -853,7 +893,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("general")  # 拉肚子之前吃奶多不多: what brought it on
     if "triggers" in topics and re.search(r"(药|Ｄ)\S{0,4}(引起|导致|刺激)|(因为|由于)\S{0,4}(药|Ｄ)", masked):
         topics.discard("treatment")
-    if "course" in topics and re.search(r"完全好|好利索|还\S{0,2}Ｓ|不Ｓ+了", masked):
+    if "course" in topics and re.search(r"完全好|好利索|不Ｓ+了", masked):
         topics.discard("associated")
     if topics & {"duration", "onset"} and "character" in topics and not re.search(r"什么样|颜色|还是|性状", masked):
         topics.discard("character")  # 大便发绿多久了: how long, not what it looks like
@@ -900,6 +940,19 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"treatment", "triggers"}  # 这次住院主要是因为什么: why they are here, the complaint
     if "occupation" in topics:
         topics.discard("triggers")  # 工作中接触粉尘: a work exposure
+    if "course" in topics and re.search(r"间断|断断续续|持续存在|时有时无", masked) and not re.search(r"疼", masked):
+        topics -= {"character"} | (set() if re.search(r"几次|吃|喝|睡|精神", masked) else {"general"})  # 持续性的还是间断性的: how it goes over time, not what it is like
+    if "duration" in topics and re.search(r"(吃奶|喂奶|吃|喝|喂|睡)(了|的)?\S{0,2}(多久|多长时间)", masked) \
+            and not re.search(r"药|Ｄ|Ｓ|Ｃ|疼", masked):
+        topics.discard("duration")
+        topics.add("general")  # 每次吃奶吃多长时间 / 睡了多久: the feeding or the sleep
+    if "triggers" in topics and re.search(r"第一次(吃|喝)", masked):
+        topics -= {"general", "course"}  # 第一次吃奶粉吗: a food new to the child
+    if "tests" in topics and "associated" in topics and re.search(
+            r"(听|查体|看(过|了)?\S{0,3}(咽|喉|嗓子|扁桃体|Ｂ))\S{0,10}(有没有|是否|有|吗)|查体\S{0,6}Ｓ", masked):
+        topics.discard("associated")  # 医生听肺部有湿啰音吗 / 看过咽喉部吗，有没有红肿: an examination's finding
+    if "chief_complaint" in topics and re.search(r"主要(是|就是)\S{0,6}Ｓ", masked) and not re.search(r"除了|其他|别的", masked):
+        topics.discard("associated")
     if "past_history" in topics and all(re.search(past, c) for c in re.split(r"[，,；;]", masked) if "Ｓ" in c):
         topics.discard("associated")  # 以前有没有气喘 / 平时爱打喷嚏吗: not this illness
     return topics

@@ -25,6 +25,12 @@ _YES = re.compile(_LEAD + r"(?:有的|有|是的|是|对的|对|会|偶尔有|�
 _NO = re.compile(_LEAD + r"(?:没有|没|无|不是|不会|不|木有)(?!多久|一会|怎么|太|是很)")
 # the clinician states a diagnosis of this patient
 _STATED = re.compile(r"(?:就是|是|属于|诊断为?|确诊为?|得了|患了|考虑是?)[^，。；！？]{0,4}$")
+# a question about how a finding is (咳嗽厉害吗 / 痰多吗 / 发热几天了 / 除了腹泻还有…吗) takes it as
+# given: a bare no answers the attribute (不厉害), not the finding
+_PRESUPPOSED_AFTER = re.compile(
+    r"(?:的情况|的症状)?(?:还|也|都|又|比较|特别|很)?(?:厉害|严重|频繁|多不多|多吗|多不|多了|多少|几天|几次|多久|多长时间"
+    r"|之后|以后|后|的时候|时|期间|什么时候|怎么样|什么样|颜色|次数|性状|有痰|黄|稀不稀|加重|好转|减轻|有没有好转|有好转)")
+_PRESUPPOSED_BEFORE = re.compile(r"(?:除了|什么时候|这次|目前的|现在的)$")
 _ASKS = re.compile(r"有没有|有无|是否|是不是|吗|么|呢|？|\?|[不没](?:[，。！]|$)")
 
 
@@ -97,6 +103,10 @@ def rule_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -
             for f in found:
                 clause_end = _clause_end(text, f.end)
                 in_question = asked and bool(_ASKS.search(text[f.start : clause_end + 1]))
+                if in_question and f.polarity == "present" and (
+                        _PRESUPPOSED_AFTER.match(text, f.end) or _PRESUPPOSED_BEFORE.search(text, max(0, f.start - 4), f.start)):
+                    f.cue = "presupposed"
+                    continue
                 if in_question and f.polarity != "absent" and answers:
                     pol = _answer_polarity(f, answers[:1])
                     if pol is not None:
@@ -133,7 +143,28 @@ def finding_features(turns, k: int, f: Finding, said: dict[str, str]) -> list[st
     told = said.get(f.norm, "-")
     feats += [f"said={told}", f"w={who}|said={told}", f"said={told}|r={f.polarity}"]
     feats += _mention_features(turns, k, f, who)
+    if speaker in PATIENT:
+        feats += _reply_features(turns, k, f)
     return feats
+
+
+# how a clinician's reply opens on what the patient just said: denies a guess (不是 / 不会), grants
+# it (是的 / 对), hedges it (可能 / 考虑 / 不一定) or asks on (有没有 / 吗)
+_REPLY_OPENS = (("deny", re.compile(r"^[^，。？]{0,4}(?:不是|不会|不用|没有|不像)")),
+                ("grant", re.compile(r"^[^，。？]{0,3}(?:是的|对的|对|嗯|是)")),
+                ("hedge", re.compile(r"^[^。？]{0,12}(?:可能|考虑|不一定|不排除|怀疑|估计|一般|如果)")),
+                ("asks", re.compile(r"^[^。]{0,20}(?:有没有|吗|？|\?)")))
+
+
+def _reply_features(turns, k: int, f: Finding) -> list[str]:
+    """The clinician's next turn after a patient's mention: how it opens and whether it names the
+    same words (a guess the clinician takes up, denies or leaves)."""
+    nxt = next((t for sp, t, _ in turns[k + 1 : k + 3] if sp in CLINICIAN), None)
+    if nxt is None:
+        return ["rp=none"]
+    out = [f"rp={name}" for name, pat in _REPLY_OPENS if pat.search(nxt)] or ["rp=other"]
+    same = f.text in nxt or (bool(f.norm) and f.norm in nxt)
+    return out + [f"rpsame={int(same)}"] + [f"{x}|same={int(same)}" for x in out]
 
 
 def _mention_features(turns, k: int, f: Finding, who: str) -> list[str]:

@@ -48,6 +48,10 @@ _QUESTION_TAIL = re.compile(r"(?:吗|么|呢|嘛|没)[啊呀哦]?$")
 # 发烧好了 / 烧退了: the finding was there and has resolved
 _RESOLVED = re.compile(r"(?:也|都|已经|已|就|早就)?(?:好了|退了|好多了|痊愈了?|消失了|没了|止住了|退下来了|好转了)")
 _HIST_SUFFIX = re.compile(r"(?:病)?史")
+# a list closed by 家族史 is the family's, item by item back to the first word that is not a list
+# item: 无高血压、糖尿病及冠心病家族史 (all three), 合并糖尿病、吸烟及早发冠心病家族史 (冠心病 only)
+_FAMILY_TAIL = re.compile(r"等?病?家族(?:遗传)?史")
+_FAMILY_LIST_GAP = re.compile(r"[、和及与或]{1,2}(?:早发性?|遗传性)?")
 # 高血压、糖尿病史: the trailing 史 covers the whole list
 _HIST_RUN = re.compile(r"(?:[、和及][^，。；！？\n、和及]{1,10})*等?病?史")
 # "1年前出现腰痛" dates the onset of the present illness; "10年前行阑尾切除术" is past history
@@ -67,6 +71,10 @@ _NEGATED_ACTION = re.compile(r"(?:规律|正规|系统|正规地)?(?:抗凝|治�
 _NO_MORE = re.compile(r"(?:未再|没再|没有再|不再|再未|再无)[^，。；！？]{0,3}$")
 # a question word makes the clause ask about the diagnosis it names (肺炎怎么看, 消化不良咋办)
 _WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
+# an effect named after its asked cause (是不是受凉引起的腹泻): the hedge stops at the causal verb
+_CAUSED = re.compile(r"引起的?|导致的?|造成的?|所致的?|诱发的?")
+# a hedge word that is only part of another word (主要是 / 需要是 / 只要是 hold 要是): not a cue
+_INSIDE_WORD = {"要是": "主需只还就总"}
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
@@ -178,6 +186,8 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
         w = m.group(0)
         kinds = roles[w]
         is_neg = any(k.startswith("neg") for k in kinds)
+        if s > 0 and text[s - 1] in _INSIDE_WORD.get(w, ""):
+            continue
         if is_neg:
             # pseudo-negations do not nest, so only the last one starting at or before s can cover it
             k = bisect_right(pseudo_starts, s) - 1
@@ -316,6 +326,8 @@ class FindingContext:
             # 不是膝关节痛的合适止痛药 / 不符合“急性胃肠炎”的诊断: the copula denies the noun the finding
             # qualifies; 未抗凝房颤 / 未规律治疗高血压: the action is what is missing, not the disease
             best_pre = None
+        if best_pre is not None and best_pre.kind == "unc_pre" and _CAUSED.search(text, best_pre.end, e.nstart):
+            best_pre = None  # 是不是消化不好引起的腹泻: the cause is asked, the diarrhoea is there
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)
@@ -344,7 +356,22 @@ class FindingContext:
                 f.owner = "family"
             elif name in ("既往史", "手术史"):
                 f.historical = True
+        if f.owner == "patient" and self._family_after(e, ce):
+            f.owner = "family"
         return f
+
+    def _family_after(self, e: Entity, ce: int) -> bool:
+        """The finding is an item of a list that 家族史 closes (see _FAMILY_TAIL)."""
+        text, ents = self.text, self.findings_ents
+        pos, i = e.nend, bisect_left(self.ent_starts, e.nend)
+        while True:
+            if _FAMILY_TAIL.match(text, pos):
+                return True
+            while i < len(ents) and ents[i].nstart < pos:
+                i += 1  # a stretch nested in one already passed
+            if i >= len(ents) or ents[i].nstart >= ce or not _FAMILY_LIST_GAP.fullmatch(text, pos, ents[i].nstart):
+                return False
+            pos, i = ents[i].nend, i + 1
 
 
 def findings_from(norm: Normalized, entities: list[Entity]) -> list[Finding]:

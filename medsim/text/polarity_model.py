@@ -5,7 +5,10 @@ speaks, what was asked and what came back. A multinomial logistic regression ove
 features — the rules' own verdict and cue, the speaker, the kind of finding, the characters
 around it, cue words of its clause and sentence (conditions, worries, advice, resolution),
 whether its sentence asks, negation written inside a marked span, whether the other side uses
-the same words, the question before and the answer after — re-weighs the rules' verdict. It was
+the same words, the question before and the answer after, and for a patient's mention why it may
+be uncertain (``why_features``: the speaker guesses, believes, worries, asks whether, sets a
+condition or asks what the thing is) and how the clinician's reply takes it up — re-weighs the
+rules' verdict. It was
 trained by ``bench/train_polarity.py`` on the train split of CMDD (Lin et al., EMNLP 2019;
 ChineseBLUE, Apache-2.0) and ships as ``polarity_weights.json.gz`` (weights only, no text).
 Inference is pure Python: about a hundred dictionary look-ups per finding. Epoch-averaged SGD
@@ -60,6 +63,8 @@ def features(speaker: str, text: str, start: int, end: int, finding, prev: str, 
     out.append(f"q={int('？' in text or '?' in text or '吗' in text)}")
     out.append(f"w={who}|q={int('？' in text or '?' in text or '吗' in text)}")
     out += _sentence_features(who, text, start, end, cs, ce, cut)
+    if who == "p":  # a clinician's hedges are read by the cue words above (they cost doctors' accuracy here)
+        out += why_features(who, text, start, end, cs, ce)
     if who == "d":
         out.append(f"a={answer_polarity or '-'}")
         out.append(f"a={answer_polarity or '-'}|r={rule}")
@@ -119,6 +124,53 @@ def _sentence_features(who: str, text: str, start: int, end: int, cs: int, ce: i
         out.append("resolved")
     out.append(f"pos={'first' if ss == 0 else 'later'}")
     out.append(f"w={who}|len={min(len(text) // 20, 5)}")
+    return out
+
+
+# why a mention may be uncertain, in groups the weights share (a cue word seen rarely still
+# counts through its group): the speaker guesses, believes, worries, asks whether, sets a
+# condition, speaks of children in general or asks what the thing is
+WHY_LEFT = {
+    "guess": ("好像", "好象", "可能", "估计", "应该是", "大概", "也许", "似乎", "或许", "貌似", "说不定", "怕是"),
+    "like": ("有点像", "像是", "感觉像", "好像是", "类似", "像"),
+    "belief": ("感觉", "觉得", "以为", "怀疑", "不确定", "不知道", "不清楚", "不晓得", "看不出", "说不好", "分不清"),
+    "worry": ("担心", "害怕", "万一", "生怕", "就怕", "怕"),
+    "asks": ("是不是", "会不会", "是否", "有没有", "有无", "算不算", "还是"),
+    "cond": ("如果", "要是", "假如", "若是", "一旦", "只要", "假设"),
+    "general": ("每次", "容易", "以后", "预防", "一般", "经常会", "有的", "一些"),
+    "what": ("什么是", "什么叫", "怎么看", "怎样看", "怎么知道", "怎么判断", "如何判断", "算是", "属于"),
+    "told": ("医生说", "大夫说", "诊断", "确诊", "查出", "检查", "化验"),
+}
+_WHY_RIGHT = (
+    ("q_self", re.compile(r"[了的]?(?:吗|么|嘛|不)[？?]?")),
+    ("q_or", re.compile(r"[^，。；！？]{0,3}还是")),
+    ("q_how", re.compile(r"[^，。；！？]{0,4}(?:怎么办|咋办|怎么回事|是什么|什么样|怎么治|难治|传染|是怎样|怎么弄|要紧|严重吗"
+                         r"|什么原因|引起的|有关|导致的|造成的)")),
+    ("guess_tail", re.compile(r"[^，。；！？]{0,3}(?:吧|的样子|似的|一样)")),
+    ("cond_tail", re.compile(r"[^，。；！？]{0,4}的话")),
+    ("of_noun", re.compile(r"的?(?:药|症状|表现|情况|病)")),
+    ("resolved", re.compile(r"[也都就已经早还]*(?:好了|退了|没了|消了|好转)")),
+)
+
+
+def why_features(who: str, text: str, start: int, end: int, cs: int, ce: int) -> list[str]:
+    """The groups of :data:`WHY_LEFT` written in the finding's clause before it (near: within
+    four characters, else in the clause) and the forms written right after it (X吗 / X怎么办 /
+    X吧 / X的话 / X的药), each alone, by speaker and with whether the clause asks."""
+    left = text[cs:start]
+    asks = int(text[ce:ce + 1] in ("？", "?") or bool(re.search(r"[吗么嘛呢]", text[end:ce])))
+    out = []
+    for group, words in WHY_LEFT.items():
+        at = max((left.rfind(w) + len(w) for w in words if w in left), default=-1)
+        if at < 0:
+            continue
+        where = "near" if len(left) - at <= 4 else "far"
+        out += [f"why={group}", f"why={group}@{where}", f"w={who}|why={group}", f"w={who}|why={group}|q={asks}"]
+    for name, pat in _WHY_RIGHT:
+        if pat.match(text, end):
+            out += [f"whyr={name}", f"w={who}|whyr={name}"]
+    if not out:
+        out.append(f"w={who}|why=none|q={asks}")
     return out
 
 

@@ -147,9 +147,44 @@ def test_published_topic_names_are_the_classifiers():
     # how bad: whether it stops sleep, whether the symptom is heavy
     ("咳嗽影响孩子睡觉吗？", ["severity"]),
     ("拉肚子症状重吗？", ["severity"]),
-    # still there, or the first time: the course
-    ("还有没有咳嗽？", ["course"]),
+    # still there is a named symptom asked yes/no (TOPICS.md: associated); the first time is the course
+    ("还有没有咳嗽？", ["associated"]),
+    ("宝宝还发热吗？", ["associated"]),
     ("这是第一次发烧吗？", ["course"]),
+    # how often, on and off: the course
+    ("咳嗽勤吗？", ["course"]),
+    ("有没有超过三次？", ["course"]),
+    ("拉绿色的大便是持续性的还是间断性的呢？", ["course"]),
+    # 一天大概 / 一天大便 are no age; stool frequency beside its look is both
+    ("一天大概咳多少痰？是白泡沫痰、黄脓痰，还是带血？", ["character"]),
+    ("大便一天几次？什么颜色？", ["general", "character"]),
+    # urine and night urination are the general question; sweating in sleep is a sign
+    ("宝宝小便量少吗？", ["general"]),
+    ("夜里起几次夜？", ["general"]),
+    ("晚上睡觉出不出汗？", ["associated"]),
+    # when: 是前天发热的吗; what is wrong: 主要是发烧，对吗
+    ("是前天发热的吗？", ["onset"]),
+    ("宝贝主要是发烧，对吗？", ["chief_complaint"]),
+    # what this illness was called: a diagnosis asked as a confirmation or an alternative
+    ("还是说是感冒？", ["treatment"]),
+    ("那种肺炎呢？", ["treatment"]),
+    ("支气管炎还是肺炎？", ["treatment"]),
+    # a hospital stay and a course of treatment in days; going to hospital for a check
+    ("住了几天了？", ["treatment"]),
+    ("小儿止咳糖浆现在服用多久了？", ["treatment"]),
+    ("有没有带宝宝去医院检查？", ["treatment", "tests"]),
+    ("在当地医院查血常规了吗？", ["tests"]),
+    # an examination's finding; 医生给孩子 is no childbirth question
+    ("医生给孩子听肺部有湿啰音吗？", ["tests"]),
+    # a relative's own symptom is a contact; the parent spoken to is not asked about
+    ("孩子妈妈有没有腹泻？", ["triggers"]),
+    ("妈妈，宝宝有没有发烧？", ["associated"]),
+    # a food new to the child; how long a feed lasts
+    ("第一次吃奶粉吗？", ["triggers"]),
+    ("每次吃奶，吃多长时间？", ["general"]),
+    # a weight change is the general question; the weight in kg is a measured value
+    ("胃口怎么样，这两年体重是轻了还是重了？", ["general"]),
+    ("体重多少斤？", ["vitals"]),
     # a laboratory result named by its analyte
     ("尿常规里白细胞高吗？", ["tests"]),
     ("c反应蛋白多少？", ["tests"]),

@@ -109,3 +109,17 @@ def test_a_second_topic_needs_firmer_evidence():
     # nothing reaches the threshold: the rules' topic when it is nearly as likely as the model's best
     weak = dict.fromkeys(TOPICS, 0.01) | {"site": 0.3, "severity": 0.2}
     assert topic_model.decide(weak, ["severity"], {"meta": meta | {"rule_margin": 0.5}}) == {"severity"}
+
+
+def test_a_further_topic_the_rules_heard_needs_less():
+    """A compound the rules read as two topics (大便一天几次，什么颜色: general and character) keeps
+    the second from ``rule_extra`` on; a topic the rules did not hear still needs ``extra_threshold``;
+    nothing is added to a unit that heard nothing at the threshold."""
+    meta = {"labels": list(TOPICS), "threshold": 0.5, "extra_threshold": 0.7, "rule_extra": 0.4, "rule_only": []}
+    probs = dict.fromkeys(TOPICS, 0.01) | {"general": 0.9, "character": 0.45, "course": 0.6}
+    assert topic_model.decide(probs, ["general", "character"], {"meta": meta}) == {"general", "character"}
+    assert topic_model.decide(probs, ["general"], {"meta": meta}) == {"general"}
+    off = meta | {"rule_extra": 0.7}
+    assert topic_model.decide(probs, ["general", "character"], {"meta": off}) == {"general"}
+    weak = dict.fromkeys(TOPICS, 0.01) | {"general": 0.45, "character": 0.44}
+    assert topic_model.decide(weak, ["general", "character"], {"meta": meta}) == {"general"}

@@ -124,3 +124,29 @@ def test_concept_keeps_infections_and_body_parts_apart():
     assert of("考虑呼吸道感染", "呼吸道感染") != of("考虑支原体感染", "支原体感染")
     assert of("嗓子有点哑", "嗓子有点哑") != "咽部"  # the hoarseness, not the throat
     assert of("咳得厉害", "咳得") == "咳嗽"
+
+
+def test_a_question_about_how_a_finding_is_takes_it_as_given():
+    # 咳嗽厉害吗 — 不厉害: the no answers the attribute; the cough is there
+    turns = _turns(("doctor", "咳嗽厉害吗？", "咳嗽"), ("patient", "不是很厉害", None))
+    assert rule_dialogue(turns)[0][0].polarity == "present"
+    spared = _turns(("doctor", "除了腹泻还有其他症状吗？", "腹泻"), ("patient", "没有了", None))
+    assert rule_dialogue(spared)[0][0].polarity == "present"
+    # a question about the finding itself still takes the answer
+    asked = _turns(("doctor", "咳嗽吗？", "咳嗽"), ("patient", "不咳", None))
+    assert rule_dialogue(asked)[0][0].polarity == "absent"
+
+
+def test_why_features_name_the_reason_a_mention_is_uncertain():
+    from medsim.text.polarity_model import why_features
+
+    def why(text, term):
+        s = text.index(term)
+        return why_features("p", text, s, s + len(term), 0, len(text))
+
+    assert "why=guess" in why("好像有点发烧", "发烧")
+    assert "why=worry" in why("担心是肺炎", "肺炎")
+    assert "why=cond" in why("要是拉肚子怎么办", "拉肚子")
+    assert "whyr=q_self" in why("是拉肚子吗", "拉肚子")
+    assert "whyr=q_how" in why("大便带血怎么办", "大便带血")
+    assert not any(f.startswith("why=") for f in why("宝宝咳嗽三天了", "咳嗽"))

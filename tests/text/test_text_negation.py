@@ -311,3 +311,31 @@ def test_spoken_forms_of_negation_and_degree(text, marked, polarity):
     s = text.rindex(marked)
     assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
 
+
+
+@pytest.mark.parametrize(("text", "marked", "polarity"), [
+    ("孩子主要是流鼻涕", "流鼻涕", "present"),  # 主要是 holds 要是 but sets no condition
+    ("宝贝目前主要是消化不良的表现", "消化不良", "present"),
+    ("要是发烧了怎么办", "发烧", "uncertain"),  # a real 要是 still hedges
+    ("是不是消化不好引起的腹泻", "腹泻", "present"),  # the cause is asked, the effect is there
+    ("是不是消化不好引起的腹泻", "消化不好", "uncertain"),
+    ("会不会是受凉导致的呕吐", "呕吐", "present"),
+])
+def test_a_hedge_covers_what_it_asks_not_a_word_it_sits_in(text, marked, polarity):
+    from medsim.text.analysis import judge_spans
+
+    s = text.index(marked)
+    assert judge_spans(text, [(s, s + len(marked))])[0].polarity == polarity
+
+
+@pytest.mark.parametrize("text,family,own", [
+    ("否认高血压、冠心病及脑卒中家族史。", {"高血压", "冠心病", "脑卒中"}, set()),
+    ("有2型糖尿病家族史，本人血糖正常。", {"糖尿病"}, {"血糖"}),
+    # the list closes at a word that is not an item: only the last item is the family's
+    ("既往高血压、吸烟及早发冠心病家族史。", {"冠心病"}, {"高血压"}),
+    ("合并慢阻肺，母亲哮喘，乳腺癌家族史。", {"哮喘", "乳腺癌"}, {"慢阻肺"}),
+])
+def test_a_list_closed_by_family_history_is_the_familys_up_to_its_first_non_item(text, family, own):
+    found = {f.text: f.owner for f in analyze(text).findings}
+    assert {t for t, o in found.items() if o == "family"} >= family, found
+    assert all(found.get(t) == "patient" for t in own), found
