@@ -49,7 +49,9 @@ def evaluate(rows: list[dict]) -> dict:
                                     case_pool=loaded.cases).item_score or 0.0
         got = score_fixed(loaded.scenario, case, row["answer"], case_pool=loaded.cases)
         value = got.item_score or 0.0
-        ratio = value / refs[key] if refs[key] else 0.0
+        # compared as printed (3 places): one contradiction leaves 1 − 0.7, which in floating point
+        # is 0.30000000000000004 and must not fail a ≤ 0.3 target
+        ratio = round(value / refs[key], 3) if refs[key] else 0.0
         ok = ratio >= CORRECT_MIN if row["label"] == "correct" else ratio <= WRONG_MAX
         out.append({**row, "score": round(value, 3), "reference": round(refs[key], 3), "ratio": round(ratio, 3),
                     "ok": ok, "reasons": {s.scorer: s.reasons[:3] for s in got.scores}})

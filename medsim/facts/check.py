@@ -354,7 +354,7 @@ def _inside_test_name(term: str, text: str, span: tuple[int, int]) -> bool:
 # a test's name: "X阴性" about it is a result (尿培养阴性, 继发因素筛查阴性), not the absence of a finding
 _TEST_NAME = re.compile(r"(?:培养|筛查|检查|试验|检测|抗体|抗原|染色|涂片|镜检|核酸|PCR|化验|常规)$")
 _NEGATIVE_RESULT = re.compile(r"阴性|[（(]\s*[-－]\s*[)）]|未见|未检出|无菌生长|正常|无异常")
-_POSITIVE_RESULT = re.compile(r"(?<!弱)阳性|[（(]\s*[+＋]+\s*[)）]|检出(?!限)|生长(?!.{0,2}无)|异常(?<!无异常)")
+_POSITIVE_RESULT = re.compile(r"(?<!弱)阳性|[（(]\s*[+＋]+\s*[)）]|检出(?!限)|(?:培养|分离)出|生长(?!.{0,2}无)|异常(?<!无异常)")
 
 
 def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
@@ -367,7 +367,8 @@ def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         return None
     line_end = rec.text.find("\n", at)
     result = rec.text[at + len(c.key):line_end if line_end >= 0 else len(rec.text)]
-    result = re.sub(r"无菌生长", "阴性", result)
+    # 无菌生长, 未见异常, 未见明显异常: negative however worded (their 生长 and 异常 are not findings)
+    result = re.sub(r"无菌生长|未见(?:明显)?异常|无(?:明显)?异常", "阴性", result)
     if _POSITIVE_RESULT.search(result):
         return _Verdict("contradicted", None, f"病历中{c.key}结果不是阴性", f"the record's {c.key} is not negative")
     if _NEGATIVE_RESULT.search(result):
@@ -850,7 +851,33 @@ def _denied_in_report(content: str, exam: tuple[str, str, int, int, str], rec: C
     pos = report.find(core) if len(core) >= 3 else -1
     if pos >= 0 and textlayer.polarity_at(rec.context, at + pos, at + pos + len(core))[0] == "absent":
         return content
+    # ... or one finding of several the content affirms (胰腺肿大伴渗出，可见胰腺坏死及胰周积液 against
+    # 未见胰腺坏死及积液): each affirmed part, or its head noun (阑尾周围脓肿 → 脓肿), that the report
+    # names only to deny it
+    for clause in _RESULT_CLAUSES.split(content):
+        if _RESULT_DENIES.search(clause):
+            continue  # 未见脓肿及游离气体, 肾静脉及腔静脉内未见癌栓: a denial reaches the whole list
+        for part in _RESULT_PARTS.split(clause):
+            part = _RESULT_LEAD.sub("", part.strip())
+            if not part:
+                continue
+            words = _RESULT_NOISE.sub("", part)
+            for term in dict.fromkeys((words, words[-2:])):
+                if len(term) < 2:
+                    continue
+                positions = [m.start() for m in re.finditer(re.escape(term), report)]
+                if positions and {textlayer.polarity_at(rec.context, at + p, at + p + len(term))[0]
+                                  for p in positions} == {"absent"}:
+                    return part
+                if positions:
+                    break
     return None
+
+
+_RESULT_CLAUSES = re.compile(r"[，,；;。]")
+_RESULT_PARTS = re.compile(r"[、]|及|和|并|伴")
+_RESULT_LEAD = re.compile(r"^(?:可见|可及|见|示|提示|显示|发现|有|呈)+")
+_RESULT_DENIES = re.compile(r"未|无|没有|不|非|正常|阴性|[（(]\s*[-－]\s*[)）]")
 
 
 def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
@@ -876,7 +903,8 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                         f"wrong site: the record's {exam} has {swapped[1]}, not {swapped[0]}")
     denied = _denied_in_report(content, best, rec)
     if denied:
-        return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}未见“{denied}”",
+        # affirming what the report denies is saying the opposite of the record, not an addition to it
+        return _Verdict("contradicted", (best[2], best[3]), f"病历中{exam}未见“{denied}”",
                         f"the record's {exam} reports no {denied}")
     # the organ the content names must be the report's (脾脓肿 is not the record's 肝右后叶脓肿)
     elsewhere = _part_missing(content, best[1] + best[4])

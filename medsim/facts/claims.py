@@ -149,6 +149,9 @@ _UNIT_DEFAULT = {"℃": "temperature"}
 _PERSON = re.compile(r"(?:孩子|小孩|宝宝|患儿|病儿|患者|病人|本人|您|你|他|她|我)(?:的)?(?:现在|现|目前)?(?:约|为|是|有)?")
 
 
+_AGE_BEFORE = re.compile(r"\d+(?:\.\d+)?\s*(?:岁|个月|月龄)[\u4e00-\u9fa5]{0,3}[，,（(、\s]*$")
+
+
 def _analyte_back(text: str, pos: int, unit: str | None = None) -> tuple[str, str, int] | None:
     """The nearest analyte named earlier in the same sentence: 血钾低，最低1.6mmol/L → k."""
     sentence_start = max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), pos - 24, 0)
@@ -207,6 +210,8 @@ def measurements(text: str) -> list[Claim]:
             continue
         if not found and unit == "kg" and _PERSON.fullmatch(_strip_lead(name)):
             found = ("weight", name)  # 孩子18kg, 患者65kg: the person's weight
+        if not found and unit == "kg" and not name and _AGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            found = ("weight", "")  # 2岁男童，12kg; 男，2岁（12kg）: a weight given with the age
         if not found and (unit == "℃" or (unit == "mmHg" and m.group("v2"))):
             # ℃ measures a temperature whatever the words before it (发热最高39.5℃, 孩子39℃)
             key = "temperature" if unit == "℃" else "bp"
@@ -865,6 +870,8 @@ def findings(text: str) -> list[Claim]:
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压
+        if f.text.endswith(("饮", "喝")) and text[f.end:f.end + 1] == "水":
+            continue  # 多饮水, 多喝水: an instruction to drink, not the symptom 多饮
         cs, ce = textlayer.clause_start(text, f.start), textlayer.clause_end(text, f.end)
         sentence = text[_sentence_start(text, f.start):ce]
         polarity, owner = _polarity_owner(text, f, cs, ce)

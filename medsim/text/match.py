@@ -319,7 +319,10 @@ def wrong_side_items(items: list[str], gold: list[Any], *, side: set[str] | None
         if said not in ({"左"}, {"右"}):
             continue
         flipped = flip_side(item)
-        if flipped != item and any(match_term(flipped, g, side=side).ok for g in gold):
+        # an item left over because another item took its element (复律前经食管超声排除左心耳血栓 beside
+        # TEE后电复律) meets that element as written: it is not a wrong side
+        if flipped != item and any(match_term(flipped, g, side=side).ok and not match_term(item, g, side=side).ok
+                                   for g in gold):
             out.append(item)
     return out
 
@@ -474,11 +477,18 @@ def _negated_inside(longer: str, shorter: str) -> bool:
     return len(shorter) >= 2 and at > 0 and longer[at - 1] in "不非无"
 
 
+_WAITS_ON = re.compile(r"^[^，。；]{2,24}?(?:以后|之后|后)(?=(?:再|才|可|方可|即可)?(?:加用|开始|启动|改用|加|予|给予|序贯))")
+
+
 def one_concept(item: str, gold: str) -> bool:
     """``item`` (normalized) contains ``gold`` and is about that one concept: bounded in length
     (a treatment item may carry its route, dose and the disease it treats — 静脉PPI抑酸（奥美拉唑
     40mg每12小时一次） names PPI), and what is left names at most ``_OTHER_CONCEPTS`` other clinical
-    terms of the lexicon — a list or a dump of every term is not one concept."""
+    terms of the lexicon — a list or a dump of every term is not one concept. The condition an
+    order waits on (24小时复查头颅CT无出血后加用阿司匹林) is when, not what: it is not counted."""
+    m = _WAITS_ON.match(item)
+    if m and gold in item[m.end():]:
+        item = item[m.end():]
     if len(item) > len(gold) + max(_EXTRA_CHARS, 2 * len(gold)):
         return False
     rest = item.replace(gold, "\0")
@@ -572,6 +582,25 @@ def _subsequence(short: str, long: str) -> bool:
     return all(ch in it for ch in short)
 
 
+_REORDER_EXTRA = 8  # how much longer than the gold an item may be and still be the gold's words reordered
+
+
+def _words_reordered(item: str, gold: str) -> bool:
+    """Every word of a gold of two or more words is in the item, in another order or apart, and the
+    item is little longer (胰岛素小剂量持续静脉泵 for 小剂量胰岛素; 控制上呼吸道感染 for 控制感染). A word
+    written negated (心肌梗死（非急性）) is not there."""
+    if len(item) > len(gold) + _REORDER_EXTRA:
+        return False
+    words = tokens(gold)[0]
+    if len(words) < 2 or any(len(w) < 2 for w in words):
+        return False
+    for w in words:
+        at = item.find(w)
+        if at < 0 or (at and item[at - 1] in "非不无未没"):
+            return False
+    return True
+
+
 def _morph(text: str) -> str:
     for pattern, repl in _MORPHEMES:
         text = pattern.sub(repl, text)
@@ -649,6 +678,9 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
             continue
         elif _subsequence(_morph(p_core), _morph(g_core)):
             best = Match(True, "specific", alt, fuzz.ratio(p, g), note)
+            continue
+        elif _words_reordered(p_core, g_core):
+            best = Match(True, "specific", alt, fuzz.ratio(p, g), f"{note} words reordered".strip())
             continue
         if not best.ok and (member := class_member(p_core, g_core)):
             best = Match(True, "member", alt, fuzz.ratio(p, g), f"{member} is a {alt}")
@@ -802,7 +834,12 @@ def _advice_rewrites() -> tuple[re.Pattern[str] | None, dict[str, str]]:
 # Not together, with what it is not taken with said between (钙片不能跟它一起吃, 别和牛奶同时喝): the
 # instruction to keep two things apart, as its points write it (不能一起, 不要同时).
 _FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必须|也要|也得|就)?(?:戒掉|戒了|戒)(?![烟酒])"), r"戒\1"),
-            (re.compile(r"(不要|不能|别|不宜|避免|不可)(?:跟|和|与|同)[^，。；,;！!？?]{1,10}?(一起|同时)"), r"\1\2"))
+            (re.compile(r"(不要|不能|别|不宜|避免|不可)(?:跟|和|与|同)[^，。；,;！!？?]{1,10}?(一起|同时)"), r"\1\2"),
+            # the limit said after its object (喝水连汤带粥控制在1500毫升, 血压血糖控制好): the instruction
+            (re.compile(r"(?:饮水量|饮水|喝水|喝的水)[^，。；,;！!？?]{0,6}?(?:控制|限制)(?=在|于|到)"), "控制饮水"),
+            (re.compile(r"(血压|血糖)(?:和|、)?(?:血压|血糖)?[^，。；,;！!？?]{0,2}?控制(?=好|在|达标|稳定)"), r"控制\1"),
+            # 避免使用青霉素类药物 avoids 青霉素: the verb of use after a prohibition adds nothing
+            (re.compile(r"(避免|禁用|禁止|不宜|慎用)(?:使用|应用|服用)(?=[^，。；,;！!？?])"), r"\1"))
 
 
 # A harm said as what happens: 血压会一下子掉得很低 is 血压骤降 (a fall that is sudden or deep; 血压会慢慢
@@ -945,6 +982,12 @@ def _blank(text: str, phrases: tuple[str, ...]) -> str:
 _POTENTIAL = re.compile(r"(?:吃|喝|咽|吞|睡|受|走|喘|躺|坐|憋|记|看|听|说|想|起|停|止|忍|吃饭)不(?:下|进|着|了|动|上|过|平|住|清|好|起|来)")
 
 
+# An absence inside a condition closed by 后 (复查CT无出血后加用阿司匹林, 没有再出血以后再吃) is the
+# condition's, not the act's after it. Prohibitions (不要在饭后服) are not absences.
+_ABSENCE = ("无", "没有", "未")
+_CONDITION_CLOSED = re.compile(r"^[^，。；]{1,8}?(?:以后|之后|后)(?:再|才|可|方可|即可|开始|加用|改用|启动|予|给|用|服|吃)")
+
+
 def _negated_fallback(prefix: str) -> bool:
     """Does a prohibition cue in ``prefix`` reach its end? Pseudo-negations and potential
     complements (吃不下) are blanked first; a cue followed by 用于 governs the act, not the population
@@ -953,7 +996,8 @@ def _negated_fallback(prefix: str) -> bool:
     for cue in prohibition_cues():
         at = prefix.find(cue)
         while at >= 0:
-            if not any(stop in prefix[at + len(cue):] for stop in _SCOPE_STOP):
+            rest = prefix[at + len(cue):]
+            if not any(stop in rest for stop in _SCOPE_STOP) and not (cue in _ABSENCE and _CONDITION_CLOSED.search(rest)):
                 return True
             at = prefix.find(cue, at + 1)
     return False
@@ -1232,34 +1276,67 @@ _NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "不需", "没�
 _PERMIT = re.compile(r"(?:可以|可|即可|能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
                      r"(?:恢复|进行|参加|做|吃|喝|服用|使用|继续)?")
 _PERMIT_GAP = 8
+# 不要自行停药 forbids stopping on one's own: the act allowed on a lay condition (水肿消退后即可停用,
+# D-二聚体正常即可停药) is the opposite, whoever is named as doing it
+_ON_ONES_OWN = re.compile(r"^(?:自行|擅自|私自|自己|随意|随便)")
+_STOPPING = {"停药": ("停药", "停用", "停掉", "停服")}
+# a permission the physician gives (遵医嘱停药, 医生评估后可以停药) is not the patient allowed to do it
+_PHYSICIAN = ("医生", "医师", "遵医嘱", "医嘱", "复诊", "评估", "指导")
+# A restriction point (限制饮水, 控制饮水): its object urged in quantity (多喝水, 大量饮水, 饮水不少于2500ml)
+# or its limit lifted (无需限制饮水, 不限饮水) is the opposite
+_RESTRICTION_POINT = re.compile(r"^(?:限制|控制|限|减少)(.{1,6})$")
+_MORE = re.compile(r"(?:(?<!过)多|大量|尽量多|尽可能多|多多|足量)$")
+_NOT_LESS = re.compile(r"^[^，。；]{0,2}?(?:不少于|不低于|至少|≥|>)")
+
+
+def _acts_allowed(act: str) -> tuple[str, ...]:
+    core = _ON_ONES_OWN.sub("", act)
+    return tuple(dict.fromkeys((act, *(_STOPPING.get(core, (core,)) if len(core) >= 2 else ()))))
 
 
 def says_otherwise(text: str, point: Any) -> str | None:
     """The alternative of ``point`` the text says the opposite of, or None: no need for it (无需复查头颅CT
-    for 复查头颅CT), or — for a prohibition point (避免剧烈运动) — its act allowed (可立即恢复打篮球等剧烈运动).
-    An opposite, not an omission; read within one clause."""
+    for 复查头颅CT), or — for a prohibition point (避免剧烈运动, 不要自行停药) — its act allowed
+    (可立即恢复打篮球等剧烈运动; 水肿消退后即可停用), or — for a restriction point (限制饮水) — its object
+    urged (多喝水). An opposite, not an omission; read within one clause."""
     for alt in alternatives(point):
         g = _point_form(alt)
         if len(g) < 2:
             continue
         act = _prohibited_act(g)
+        restricted = m.group(1) if (m := _RESTRICTION_POINT.match(g)) else None
         for items in _clauses(text):
             clause = "".join(items)
+            # 吃不下饭 forbids nothing: potential complements and pseudo-negations blanked once, in the
+            # whole clause, so a window's cut cannot leave a bare 不
+            plain = _POTENTIAL.sub(lambda m: " " * len(m.group(0)), _blank(clause, _PSEUDO))
             at = clause.find(g)
             while at >= 0:
                 if any(clause[max(0, at - len(c) - 1):at].endswith((c, c + "再")) for c in _NO_NEED):
                     return alt
                 at = clause.find(g, at + 1)
-            if act and len(act) >= 2:
-                at = clause.find(act)
+            if restricted and len(restricted) >= 2:
+                at = clause.find(restricted)
                 while at >= 0:
-                    before = clause[max(0, at - _PERMIT_GAP - 6):at]
-                    permits = list(_PERMIT.finditer(before))
-                    m = permits[-1] if permits else None
-                    if m and m.group(0) and len(before) - m.end() <= _PERMIT_GAP \
-                            and not _negated_fallback(before[max(0, m.start() - DIRECT):m.start()]):
+                    more = _MORE.search(plain[max(0, at - 4):at])
+                    start = at - (min(at, 4) - more.start()) if more else at
+                    # 不要多喝水, 避免大量饮水: the urging itself forbidden (not 肾功能不好也要大量饮水)
+                    forbidden = plain[max(0, start - DIRECT - 2):start].rstrip("再都也太").endswith(prohibition_cues())
+                    if (more or _NOT_LESS.match(clause[at + len(restricted):])) and not forbidden:
                         return alt
-                    at = clause.find(act, at + 1)
+                    at = clause.find(restricted, at + 1)
+            if act and len(act) >= 2 and not any(p in clause for p in _PHYSICIAN):
+                for form in _acts_allowed(act):
+                    at = clause.find(form)
+                    while at >= 0:
+                        before = clause[max(0, at - _PERMIT_GAP - 6):at]
+                        shown = plain[max(0, at - _PERMIT_GAP - 6):at]
+                        permits = list(_PERMIT.finditer(before))
+                        m = permits[-1] if permits else None
+                        if m and m.group(0) and len(before) - m.end() <= _PERMIT_GAP \
+                                and not shown[:m.start()].rstrip().endswith(prohibition_cues()):
+                            return alt
+                        at = clause.find(form, at + 1)
     return None
 
 

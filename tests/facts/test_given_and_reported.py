@@ -58,8 +58,6 @@ def test_a_drug_the_record_misspells_by_one_character_is_still_the_records():
 
 @pytest.mark.parametrize("text", [
     "CT示脾脓肿。",  # the organ: the record's abscess is in the liver
-    "CT提示胆囊结石。",  # the report names it only to deny it
-    "眼底检查见眼内炎。",
     "心电图未见异常。",  # no ECG in the record
     "头颅MRI平扫+增强：未见异常。",
     "行胃镜检查，见胃窦溃疡。",
@@ -67,6 +65,40 @@ def test_a_drug_the_record_misspells_by_one_character_is_still_the_records():
 def test_a_result_the_record_does_not_report_is_unsupported(abscess, text):
     statuses = {f.status for f in check(abscess, text, key_facts=[]).findings if f.kind == "result"}
     assert statuses == {"unsupported"}
+
+
+@pytest.mark.parametrize("text", [
+    "CT提示胆囊结石。",  # the report names it only to deny it
+    "眼底检查见眼内炎。",
+])
+def test_a_result_the_report_denies_is_contradicted(abscess, text):
+    statuses = {f.status for f in check(abscess, text, key_facts=[]).findings if f.kind == "result"}
+    assert statuses == {"contradicted"}
+
+
+def test_a_negative_culture_against_a_grown_organism_is_contradicted(abscess):
+    assert "contradicted" in check(abscess, "入院血培养阴性。", key_facts=[]).statuses()
+
+
+@pytest.fixture
+def cholecystitis() -> Case:
+    return Case(
+        id="t-gb", source="synthetic", demographics=Demographics(sex="女", age=61), hpi="右上腹痛2天伴发热。",
+        tests=[Report(name="腹部CT", category="imaging",
+                      result="胆囊增大，壁增厚约5mm，腔内见多发结石，周围脂肪间隙模糊，未见积液及穿孔征象。")],
+    )
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    # one finding of several, denied in the report under its head noun (未见积液 for 胆囊周围积液)
+    ("CT示胆囊增大、壁增厚伴多发结石，可见胆囊周围积液。", "contradicted"),
+    # the same findings as the report gives them, the denial reaching the whole list
+    ("CT：胆囊大、壁厚，多发结石，周围无积液及穿孔。", "supported"),
+    ("CT示胆囊增大伴壁增厚、多发结石，周围脂肪间隙模糊。", "supported"),
+])
+def test_a_listed_finding_the_report_denies(cholecystitis, text, status):
+    statuses = {f.status for f in check(cholecystitis, text, key_facts=[]).findings if f.kind == "result"}
+    assert statuses == {status}
 
 
 @pytest.mark.parametrize("text", [
@@ -90,3 +122,23 @@ def test_a_segment_of_a_sided_organ_is_compared():
     assert check(case, "右肾下极小结石3mm，左输尿管上段结石伴左肾积水。", key_facts=[]).problems() == []
     assert "contradicted" in check(case, "右肾上极小结石0.3cm。", key_facts=[]).statuses()
     assert "contradicted" in check(case, "左输尿管下段结石。", key_facts=[]).statuses()
+
+
+def test_a_weight_given_with_the_age_is_a_weight():
+    case = Case(id="t-child", source="synthetic", demographics=Demographics(sex="女", age=3),
+                hpi="发热1天。", physical_exam="体重14kg，T 38.9℃。")
+    assert check(case, "女童，3岁（14kg），发热。", key_facts=[]).problems() == []
+    assert "value_mismatch" in check(case, "3岁女孩，18kg。", key_facts=[]).statuses()
+    # a limit in advice is not the weight
+    assert check(case, "避免提超过5kg的重物。", key_facts=[]).problems() == []
+
+
+def test_a_normal_report_read_as_negative(abscess):
+    case = Case(id="t-urine", source="synthetic", tests=[Report(name="尿常规", result="未见明显异常")])
+    assert check(case, "尿常规（-）。", key_facts=[]).problems() == []
+    assert check(case, "尿常规阴性。", key_facts=[]).problems() == []
+
+
+def test_guarding_written_as_the_surgeons_word():
+    case = Case(id="t-guard", source="synthetic", physical_exam="右下腹压痛、反跳痛，局部肌紧张。")
+    assert check(case, "右下腹压痛反跳痛，局部肌卫。", key_facts=[]).problems() == []

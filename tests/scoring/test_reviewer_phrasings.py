@@ -309,3 +309,105 @@ def test_the_same_advice_kept_is_not_an_opposite(text, point):
     from medsim.text.match import says_otherwise
 
     assert says_otherwise(text, point) is None
+
+
+# ------------------------------- issue 12, round 2: opposites, lay advice, reordered and conditional items
+
+@pytest.mark.parametrize(("text", "point"), [
+    # a prohibition of stopping on one's own: stopping allowed on a lay condition
+    ("血压降到正常以后就可以停药了。", "不要自行停药|不能自行停药"),
+    ("关节不疼了即可停用秋水仙碱。", "不要自行停药"),
+    # a potential complement before the permission forbids nothing (吃不下 is not 不)
+    ("咽不下东西的时候可以先停二甲双胍。", "不要停二甲双胍|坚持服用二甲双胍"),
+    # a restriction point: its object urged
+    ("肾功能不好也要大量饮水，一天至少3000毫升。", "限制饮水|控制饮水"),
+])
+def test_a_prohibited_or_restricted_act_allowed_is_an_opposite(text, point):
+    from medsim.text.match import says_otherwise
+
+    assert says_otherwise(text, point)
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("3个月后复诊，由医生评估能否停药。", "不要自行停药"),  # the physician decides: not the patient allowed
+    ("千万不能自己把药停了。", "不要自行停药"),
+    ("每天喝水控制在1000毫升以内，不能多喝水。", "限制饮水"),
+    ("不可以随意恢复重体力劳动。", "避免重体力"),
+])
+def test_the_restriction_kept_is_not_an_opposite(text, point):
+    from medsim.text.match import says_otherwise
+
+    assert says_otherwise(text, point) is None
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("饭菜做得淡一点，少吃咸。", "低盐|限盐"),
+    ("一天喝的水连牛奶算上控制在1200毫升。", "限制饮水|控制饮水"),
+    ("多吃香蕉、青菜，别让大便干。", "大便通畅|避免便秘"),
+    ("刀口一周内别沾水。", "切口"),
+    ("拉肚子期间母乳照样喂。", "继续母乳|继续喂养"),
+    ("夜里躺不平、要坐起来才能喘气，就来急诊。", "气促加重|不能平卧"),
+    ("降糖药按时吃，血糖控制好。", "控制血糖|控制血压"),
+])
+def test_discharge_advice_in_lay_words_meets_the_point(layer, text, point):
+    assert find_point(text, point).met
+
+
+def test_an_order_waiting_on_a_condition_names_what_it_orders():
+    from medsim.text.match import find_point, match_term
+
+    item = "48小时复查凝血功能无异常后加用低分子肝素4000U皮下注射每日一次"
+    assert match_term(item, "低分子肝素|抗凝").ok
+    # an absence inside a condition closed by 后 is the condition's, not the drug's
+    assert find_point("复查胃镜无活动性出血后再开始阿司匹林。", "阿司匹林").met
+    assert not find_point("无需加用阿司匹林。", "阿司匹林").met
+    assert not find_point("不要在饭后服用阿仑膦酸钠。", "阿仑膦酸钠").met
+
+
+def test_a_gold_in_other_word_order_is_named():
+    from medsim.text.match import match_term
+
+    assert match_term("肝素小剂量皮下注射", "小剂量肝素").ok
+    assert match_term("积极控制尿路感染", "控制感染").ok
+    assert not match_term("心肌梗死（非急性）", "急性心肌梗死").ok
+    assert match_term("避免应用氨基糖苷类药物", "避免氨基糖苷").ok
+
+
+def test_an_item_left_over_on_its_own_side_is_not_a_wrong_side():
+    from medsim.scoring.set_f1 import set_scores
+
+    gold = ["电复律|复律", {"any": "经食管超声|TEE", "optional": True}]
+    # the left atrial appendage is checked before cardioversion: both items meet 复律, one is extra
+    d = set_scores(["同步直流电复律", "复律前经食管超声排除左心耳血栓"], gold)
+    assert not d["wrong_side"]
+    d = set_scores(["右侧腹股沟疝修补"], ["左侧腹股沟疝修补"])
+    assert d["wrong_side"]
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("降压药自己一定不能停，血压高低都要吃。", "不要自行停药|坚持服药"),
+    ("这两个药一起吃，华法林的效果会打折扣。", "降低疗效|药效降低|效果变差"),
+])
+def test_medication_advice_in_lay_words_meets_the_point(layer, text, point):
+    assert find_point(text, point).met
+
+
+def test_drinking_more_water_is_advice_not_the_symptom():
+    from medsim.facts import check
+    from medsim.scenario.schema import Case
+
+    case = Case(id="t-uti", source="synthetic", hpi="尿频、尿急、尿痛2天。")
+    assert check(case, "多饮水、勤排尿，按时服药。", key_facts=[]).problems() == []
+    assert check(case, "患者口干、多饮1月。", key_facts=[]).problems()  # the symptom itself is still read
+
+
+def test_stemi_reperfusion_is_not_met_by_an_elective_angiogram():
+    # inp-21: STEMI 3 hours from onset needs emergency reperfusion; a staged PCI of another vessel is fine
+    from medsim.scenario.registry import get_scenario
+    from medsim.text.match import match_term
+
+    case = next(c for c in get_scenario("treatment").cases if c.id == "inp-21")
+    reperfusion = case.gold["treatment"][0]
+    assert match_term("直接PCI开通前降支", reperfusion).ok
+    assert match_term("急诊介入开通罪犯血管，非罪犯病变择期PCI", reperfusion).ok
+    assert not match_term("出院前择期冠脉造影", reperfusion).ok
