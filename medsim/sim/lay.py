@@ -224,6 +224,14 @@ _ASIDE = re.compile(r"[（(][^（）]*?(：|:|方案|\d+\s*(mg|g|ml|ug|μg|u)|[A
 _SUP = dict(zip("⁰¹²³⁴⁵⁶", "0123456", strict=True))
 
 
+def nights_said(most: int) -> str | None:
+    """夜尿0～1次/夜 is a night that is hardly broken, not more night urination: how a patient says
+    it, or None when the count is more than one."""
+    if most > 1:
+        return None
+    return "晚上不起夜" if most == 0 else f"晚上不怎么起夜，最多起{most}次"
+
+
 def _before_table(text: str) -> str:
     """Record constructions said differently, before the word table (60岁时死于心梗 → 60岁的时候因为心梗去世了)."""
     text = _ASIDE.sub("", text)
@@ -249,10 +257,8 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
-    # 夜尿0～1次/夜 is a night that is hardly broken, not more night urination: say it as such
     text = re.sub(r"夜尿(\d+)\s*[～~\-–]\s*(\d+)次/?夜?",
-                  lambda m: ("晚上不起夜" if m.group(2) == "0" else f"晚上不怎么起夜，最多起{m.group(2)}次")
-                  if int(m.group(2)) <= 1 else f"晚上起夜{m.group(1)}到{m.group(2)}次", text)
+                  lambda m: nights_said(int(m.group(2))) or f"晚上起夜{m.group(1)}到{m.group(2)}次", text)
     # amounts and ranges the way people say them (量多于月经量, 7～8口/天, 血压波动于145–150/95mmHg)
     text = re.sub(r"量?多于(\S{1,4}?)量", r"量比\1量还多", text)
     text = re.sub(r"量?少于(\S{1,4}?)量", r"量比\1量少", text)

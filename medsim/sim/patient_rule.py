@@ -849,10 +849,8 @@ class RulePatient:
                     continue
                 polarity = hits[0].polarity
                 counted = _NOCTURIA.search(clause) if symptom == "夜尿增多" else None
-                if counted and int(counted.group(2) or counted.group(1)) <= 1:
-                    # 夜尿0～1次/夜 is a count, not more night urination than usual
-                    most = int(counted.group(2) or counted.group(1))
-                    return _Piece("晚上不起夜" if most == 0 else f"晚上不怎么起夜，最多起{most}次", field, (clause,))
+                if counted and (said := lay.nights_said(int(counted.group(2) or counted.group(1)))):
+                    return _Piece(said, field, (clause,))  # 夜尿0～1次/夜 is a count, not more than usual
                 if polarity == "absent" and _AS_USUAL.search(clause) and not _DENIAL.match(clause):
                     # 自觉胎动正常: a function that goes on as usual is there, not denied
                     return _Piece(self._say(clause), field, (clause,))
