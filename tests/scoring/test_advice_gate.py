@@ -71,3 +71,16 @@ def test_every_bundled_consultation_reference_passes_the_advice_gate():
         got = score_fixed(loaded.scenario, c, reference_answer(loaded.scenario, c), case_pool=loaded.cases)
         gate = next(s for s in got.scores if s.scorer == "advice")
         assert gate.value == 1.0, (c.id, gate.reasons)
+
+
+def test_a_medication_consult_that_suggests_a_safer_drug_is_not_charged_for_inventing_it():
+    # CKD 3b on an ARB asking about daily ibuprofen: a topical NSAID or short-course paracetamol is
+    # the advice a physician gives; the drug is a suggestion, not a claim about the record
+    loaded = get_scenario("medication_consult")
+    c = next(x for x in loaded.cases if x.id == "mc-019")
+    said = ("布洛芬这类止痛药您最好别长期吃，会让肾功能变差，和厄贝沙坦一起用更伤肾。膝盖疼可以先外用双氯芬酸凝胶；"
+            "疼得厉害时短期吃对乙酰氨基酚，一天总量不超过2g。请到骨科看看膝关节，肾内科定期复查肾功能。")
+    got = score_fixed(loaded.scenario, c, said, case_pool=loaded.cases)
+    facts = next(s for s in got.scores if s.scorer == "fact_consistency")
+    assert facts.value == 1.0, facts.reasons
+    assert got.item_score >= 0.9
