@@ -94,7 +94,8 @@ _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|�
                         r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
                         r"家人.{0,4}(感冒|发热)|活动后")
 _AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加")
-_RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降")
+# what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
+_RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
 _COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
@@ -253,6 +254,7 @@ class RulePatient:
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
         pieces += self._drugs_not_taken(question)
         pieces = self._about_question(pieces, parsed, question)
+        pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -290,13 +292,44 @@ class RulePatient:
             if not p.content and (p.text == self.spec.unknown_reply or "检查了才知道" in p.text):
                 return True  # what the patient may not tell: said whatever the question's words
             text = p.text + "".join(s for s in p.sources if not s.startswith("not:"))
-            return bool(gist.shared(question, text)) or ("药" in question and bool(drugs_in(text)))
+            return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
             k.startswith(("associated:", "past_history:", "family_history:")) for k in p.keys)]
-        # the only answer, when nothing shares the question's words, stays: its topic's cue words may be
-        # all the question has (干啥工作的 told 我是销售)
-        return kept if any(p.text for p in kept) else pieces
+        if any(p.text for p in kept):
+            return kept
+        if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
+            # a topic heard by guess whose answer shares nothing asked (跟谁一块住 told the pain score): the
+            # record clause that does share it, else an honest not-noticed — never an answer to another
+            # question (an open 还有别的吗 has nothing to share and keeps its answer)
+            return self._clauses_about(question) or [_Piece("这个我倒没太注意", content=False)]
+        # a topic heard by its rules keeps its answer unless a record clause shares the question's content:
+        # its cue words may be all the question has (干啥工作的 told 我是销售)
+        # (a stock line — 我是男的，没有这些情况 — is the topic's own answer and stays)
+        if not any(not p.content and not p.default for p in pieces if p.text):
+            return self._clauses_about(question) or pieces
+        return pieces
+
+    def _how_often(self, question: str, pieces: list[_Piece]) -> list[_Piece]:
+        """一个月犯几回 asked beside another part (一次疼多长时间): the record's frequency (每月发作2–3次)
+        when no piece told a count."""
+        if not _HOW_OFTEN_Q.search(question) or any(_COUNT_SAID.search(p.text) for p in pieces):
+            return []
+        told = {s for p in pieces for s in p.sources}
+        clauses = [c for c, _ in self.hpi if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)]
+        return self._from("hpi", clauses, 1)
+
+    def _clauses_about(self, question: str) -> list[_Piece]:
+        """The sayable clause sharing most of the question's content, two characters or more beyond the
+        complaint every clause speaks of (先兆：眼前闪光 → 发作前无视物闪光、暗点)."""
+        common = gist.content_chars(self.text("chief_complaint"))
+        scored = [(len(gist.shared(question, c + self._say(c), ignore=common)), c) for c in self.units
+                  if self._fields.get(c) != "chief_complaint"]
+        best = max((n for n, _ in scored), default=0)
+        if best < 2:
+            return []
+        clause = next(c for n, c in scored if n == best)
+        return [_Piece(self._say_unit(self.units[clause]), self._fields.get(clause), self.units[clause], named=True)]
 
     # -------------------------------------------------------------- assembling
 
@@ -514,6 +547,8 @@ class RulePatient:
             return self._occupation()
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
+        if topic == "age" and _EVENT_AGE_Q.search(question):
+            return []  # 多大岁数绝经的: the age of an event, told (or not) by its own answer, not their age now
         if topic == "age":
             if "family_history" in parsed.topics and _RELATIVE.search(question):
                 return []  # 多大岁数得的, of a relative: the family answer tells it, not the patient's own age
@@ -1182,7 +1217,8 @@ class RulePatient:
         record = "".join(self.text(f) for f in ("medications", "hpi", "past_history", "personal_history"))
         # a class named (止痛片) is taken when one clause names a member (布洛芬缓释胶囊 0.3g bid): read clause by
         # clause, as the class test reads one concept
-        parts = [x for x in re.split(r"[，,。；;]", record) if x.strip()]
+        # — a clause that denies the class (未服华法林或新型口服抗凝药) takes none of its members
+        parts = [x for x in re.split(r"[，,。；;]", record) if x.strip() and not re.search(r"未|否认|没有|从不|不(吃|服|用)", x)]
         missing = [d for d in named if d not in record and not any(class_member(x, d) for x in parts)]
         if not missing:
             return []
@@ -1795,6 +1831,11 @@ def _asked_content(question: str) -> set[str]:
 
 
 _PART = re.compile(r"[？?；;。！!]")
+_CARE_Q = re.compile(r"药|处理|治|怎么办|用了?什么|用过|管用|效果")
+_HOW_OFTEN_Q = re.compile(r"(每|一)个?(月|周|礼拜|星期|天|年)\S{0,3}(几|多少)(回|次)|多久\S{0,2}一(回|次)|犯几(回|次)|发作几次")
+_COUNT_SAID = re.compile(r"\d+\s*[–\-～~到至]?\s*\d*\s*(回|次)|[一二两三四五六七八九十几]+(回|次)")
+_FREQUENCY_C = re.compile(r"每(月|周|日|天|年)\S{0,4}\d|\d+\s*次\s*/\s*(月|周|日|天)")
+_EVENT_AGE_Q = re.compile(r"(多大|几岁|多少岁|岁数)\S{0,4}(绝经|来月经|初潮|结婚|生|得的|查出|发现|做的|开始)")
 
 
 def _places(clause: str, question: str = "") -> bool:

@@ -123,3 +123,54 @@ def test_chart_wording_does_not_reach_a_low_literacy_patient():
     assert "喘" in reply and not re.search(r"即喘|轻微活动|端坐", reply)
     reply = ask(_migraine(), "疼起来是什么样的？")
     assert "一跳一跳" in reply and "搏动" not in reply
+
+
+def _hip_fall() -> Case:
+    """An old woman's fall on the hip: her menopause and births are hers to tell."""
+    return Case(
+        id="hip-1", source="synthetic", department="骨科",
+        demographics=Demographics(sex="女", age=78, occupation="退休"),
+        chief_complaint="跌倒后右髋部疼痛3小时",
+        hpi="患者3小时前在家中浴室滑倒，右髋部着地，当即右髋部疼痛，不能站立。",
+        past_history="高血压8年。",
+        menstrual_obstetric_history="50岁绝经，孕3产2。",
+        diagnosis=["右股骨颈骨折"],
+    )
+
+
+def _palpitation() -> Case:
+    return Case(
+        id="pal-1", source="synthetic", department="急诊科",
+        demographics=Demographics(sex="女", age=60, occupation="退休"),
+        chief_complaint="阵发心悸3小时",
+        hpi="患者3小时前无明显诱因出现心悸，既往曾有3次类似发作，数分钟自行缓解，未诊治。",
+        past_history="既往体健。",
+        diagnosis=["阵发性室上性心动过速"],
+    )
+
+
+def test_a_guessed_topic_whose_answer_shares_nothing_asked_is_not_said():
+    # 谁照顾您的生活, heard by guess as general history: no stock 饮食睡觉还行, an honest not-noticed instead
+    reply = ask(_hip_fall(), "平时谁照顾您的生活？")
+    assert "没太注意" in reply and not re.search(r"吃饭|睡觉|胃口", reply)
+
+
+def test_a_record_clause_sharing_the_question_answers_it_over_the_topic_line():
+    # 得坐着: the record's 夜间需端坐, not the exertional onset the topic drew
+    reply = ask(_heart_failure(), "晚上睡觉是不是得坐着？")
+    assert "坐" in reply and "端坐" not in reply
+
+
+def test_the_age_of_an_event_is_not_the_patients_age():
+    reply = ask(_hip_fall(), "多大岁数绝经的？生过几个？")
+    assert "50岁" in reply and "78岁" not in reply
+    # the births in words, never 孕3产2
+    assert "生过2次" in reply and "孕3产2" not in reply
+
+
+def test_earlier_episodes_and_no_care_are_told_in_plain_words():
+    reply = ask(_palpitation(), "以前这样犯过吗？后来怎么好的？")
+    assert "3次" in reply and "以前以前" not in reply and "类似发作" not in reply
+    # 未诊治 answers a question about doctors and medicines: neither
+    reply = ask(_palpitation(), "以前看过没有？吃过药吗？")
+    assert "没去看" in reply and "没治过" in reply
