@@ -1854,7 +1854,7 @@ def _habit_details_unknown(topic: str, question: str, said: str) -> str:
     """The parts of a habit question the record has no figure for (一天抽几根 of 吸烟20年), said as not
     counted rather than dropped: a patient who smokes knows they smoke, not always how much."""
     out = []
-    if _AMOUNT_Q[topic].search(question) and not _AMOUNT_SAID.search(said):
+    if _AMOUNT_Q[topic].search(question) and not _AMOUNT_SAID.search(said) and not re.search(r"一点|不多|少量|很多(?!年)", said):
         out.append("一天抽多少没细数过" if topic == "smoking" else "一次喝多少没细数过")
     if _YEARS_Q.search(question) and "年" not in said:
         out.append(f"{'抽' if topic == 'smoking' else '喝'}了多少年也记不太清了")
