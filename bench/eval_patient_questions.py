@@ -11,6 +11,7 @@
     python bench/eval_patient_questions.py --sample e1     # spent (E1 0.783, E2 0.777 after topics5): now training data (e2: annotator 2)
     python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
     python bench/eval_patient_questions.py --sample f1     # the lead's held-out sample F (never read, printed or trained on here)
+    python bench/eval_patient_questions.py --sample g1     # the lead's held-out sample G (the same rule)
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -24,7 +25,8 @@ file; the two label sets say how far two people who read the same TOPICS.md agre
 honest run by the lead (D 0.764, E 0.783 / 0.777 after topics5, RESULTS.md): they are spent and
 are now training data of the topic model and read for rule tuning (topics6). F (pool[2150:2450],
 labels_f1.yaml, one more independent annotator) is the lead's held-out sample: never printed,
-dumped or trained on here; the lead measures it once.
+dumped or trained on here; the lead measures it once. G (pool[2450:2750], labels_g1.yaml, a new
+annotator) is held out the same way.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -57,13 +59,13 @@ from medsim.sim.topics import TOPICS, classify, classify_rules  # noqa: E402
 DATA = REPO / "tests" / "sim" / "data" / "imcs21"
 DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
 NOT_HISTORY = frozenset({"greeting", "ending"})
-SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1")
+SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1", "g1")
 # never tuned on: their misses are not printed (B, C, D and E are spent: training data now)
-UNTOUCHED = ("f1",)
+UNTOUCHED = ("f1", "g1")
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
-               "f1": (2150, 2450)}
+               "f1": (2150, 2450), "g1": (2450, 2750)}
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -135,9 +137,9 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 
 
 def acts(with_b: bool, rules_only: bool = False) -> None:
-    # the untouched samples' requests stay out while tuning (B unless --with-b; F always)
+    # the untouched samples' requests stay out while tuning (B unless --with-b; F and G always)
     rows = pool()
-    skip_slices = [POOL_SLICES["f1"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["f1"], POOL_SLICES["g1"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
