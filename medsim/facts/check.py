@@ -426,6 +426,17 @@ def _vital_sign(c: Claim, rec: ClaimIndex) -> Claim | None:
     return None
 
 
+_FAMILY_NEXT = re.compile(r"等?病?家族")
+
+
+def _earlier_list_item(c: Claim) -> bool:
+    """The claim is the family's only as an earlier item of a list that 家族史 closes (过敏性鼻炎 in
+    有过敏性鼻炎及哮喘家族史), not the item the 家族史 stands on."""
+    clause = str(c.extra.get("clause_text") or c.extra.get("sentence") or "")
+    at = clause.find(c.text)
+    return at >= 0 and "家族" in clause[at:] and not _FAMILY_NEXT.match(clause, at + len(c.text))
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
@@ -501,6 +512,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             return _Verdict("contradicted", r, f"病历记载为无/否认“{label}”", f"the record denies {label}")
         return _Verdict("contradicted", r, f"病历记载有“{label}”", f"the record reports {label}")
     other = [r for r in same if r.owner != c.owner and r.polarity == "present"]
+    if other and c.polarity == "present" and c.owner == "family" and _earlier_list_item(c):
+        return None  # 有过敏性鼻炎及哮喘家族史: whose the first item is, the words do not settle
     if other and c.polarity == "present":
         r = other[0]
         if c.owner == "patient":

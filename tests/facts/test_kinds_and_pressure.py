@@ -54,3 +54,11 @@ def test_a_finding_the_record_gives_as_a_vital_sign_is_supported():
     # the wrong direction is not supported by the number
     assert ("supported", "心动过速") not in statuses(vitals, "心动过速。")
     assert ("supported", "低热") not in statuses(vitals, "低热。")
+
+
+def test_an_earlier_item_of_a_family_list_is_not_charged_as_the_familys():
+    record = "既往史：过敏性鼻炎5年。家族史：母亲有哮喘。"
+    found = statuses(record, "有过敏性鼻炎及哮喘家族史。")
+    assert ("supported", "哮喘") in found and not any(s == "contradicted" for s, _ in found)
+    # the item 家族史 stands on is still held to the record's owner
+    assert any(s == "contradicted" for s, _ in statuses(record, "有过敏性鼻炎家族史。"))
