@@ -220,8 +220,7 @@ def _adverb_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
     return out
 
 
-# a side written inside a term (口角向右歪斜, 伸舌向左偏, 眼球偏向右侧凝视): where, not what. The term is
-# the words on both sides of it, and the side is its laterality
+# a direction written inside a term (口角向右歪斜, 眼球偏向右侧凝视): the term is the words on both sides
 SIDE_INSIDE = re.compile(r"(?<=[\u4e00-\u9fa5])(?:偏)?向([左右])(?:侧)?(?=[\u4e00-\u9fa5])")
 _SIDE_TYPES = ("symptom", "disease", "sign")
 
@@ -252,9 +251,9 @@ def _side_inside(norm: Normalized, lex: Lexicon) -> list[Entity]:
         if found:
             start, end, hit = found
             kind = next(t for t in hit[1] if t in _SIDE_TYPES)
-            ent = _entity(norm, start, end, kind, hit[0])
-            ent.laterality = _LATERAL_NORM.get(m.group(1), m.group(1))
-            out.append(ent)
+            # no laterality: 向右 is the direction the mouth is pulled, not the weak side (口角向右歪斜 is a
+            # left facial palsy), so it must not be held against a side written elsewhere
+            out.append(_entity(norm, start, end, kind, hit[0]))
     return out
 
 
