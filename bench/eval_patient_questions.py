@@ -10,7 +10,8 @@
     python bench/eval_patient_questions.py --sample d      # spent (measured once, 0.728; 0.764 after topics5): now training data
     python bench/eval_patient_questions.py --sample e1     # spent (E1 0.783, E2 0.777 after topics5): now training data (e2: annotator 2)
     python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
-    python bench/eval_patient_questions.py --sample f1     # the lead's held-out sample F (never read, printed or trained on here)
+    python bench/eval_patient_questions.py --sample f1     # spent (measured once, 0.750): now training data (topics7)
+    python bench/eval_patient_questions.py --sample g1     # the lead's held-out sample G, once its labels are merged
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -23,8 +24,12 @@ D (pool[1600:1850]) and E (pool[1850:2150], labelled by two annotators, each wit
 file; the two label sets say how far two people who read the same TOPICS.md agree) each had their
 honest run by the lead (D 0.764, E 0.783 / 0.777 after topics5, RESULTS.md): they are spent and
 are now training data of the topic model and read for rule tuning (topics6). F (pool[2150:2450],
-labels_f1.yaml, one more independent annotator) is the lead's held-out sample: never printed,
-dumped or trained on here; the lead measures it once.
+labels_f1.yaml, one more independent annotator) had its one honest run by the lead (strict 0.750):
+it is spent and is training data of the topic model from topics7, where it is the one
+leave-one-annotator-out fold whose misses were not read for rule tuning (its held-out figure in
+``bench/train_topic_model.py --cv`` is the one that predicts a new annotator). G (a new
+annotator, labelled in a folder the engineers never open) is the lead's held-out sample: the
+requests after F in the pool (pool[2450:]) are left out of ``--acts``; the lead measures G once.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -35,9 +40,10 @@ Measures:
   at least one topic heard belongs to the act's family (symptom, examination/treatment, basic
   information, etiology); a request with no topic heard counts as a miss. The three advice acts
   (Drug_Recommendation, Medical_Advice, Precautions) ask the patient nothing and are left out.
-  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); F's
-  requests are always left out (by their place in the shuffled pool, so its label file is never
-  read). D and E are in since they are spent (so ``--acts`` counts trained-on requests).
+  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); the
+  requests after F in the pool (G's and any later sample's) are always left out (by their place
+  in the shuffled pool, so no label file is read). D, E and F are in since they are spent (so
+  ``--acts`` counts trained-on requests).
 """
 
 from __future__ import annotations
@@ -57,13 +63,13 @@ from medsim.sim.topics import TOPICS, classify, classify_rules  # noqa: E402
 DATA = REPO / "tests" / "sim" / "data" / "imcs21"
 DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
 NOT_HISTORY = frozenset({"greeting", "ending"})
-SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1")
-# never tuned on: their misses are not printed (B, C, D and E are spent: training data now)
-UNTOUCHED = ("f1",)
+SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1", "g1")
+# never tuned on: their misses are not printed (B, C, D, E and F are spent: training data now)
+UNTOUCHED = ("g1",)
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
-               "f1": (2150, 2450)}
+               "f1": (2150, 2450), "later": (2450, 10**9)}  # later: G and any sample after it
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -137,7 +143,7 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 def acts(with_b: bool, rules_only: bool = False) -> None:
     # the untouched samples' requests stay out while tuning (B unless --with-b; F always)
     rows = pool()
-    skip_slices = [POOL_SLICES["f1"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["later"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
@@ -152,7 +158,7 @@ def acts(with_b: bool, rules_only: bool = False) -> None:
     total = sum(c["n"] for c in by_act.values())
     ok = sum(c["ok"] for c in by_act.values())
     print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
-          f"{'  [F left out]' if with_b else '  [samples B, F left out]'}")
+          f"{'  [G and later left out]' if with_b else '  [sample B, G and later left out]'}")
     for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
 
