@@ -1,6 +1,6 @@
 """Correct answers in other words must score as the reference does; close wrong answers must not.
 
-    python bench/eval_paraphrases.py [--set tune|holdout|holdout2|all] [--scenario ID] [--misses] [--json]
+    python bench/eval_paraphrases.py [--set tune|holdout|holdout2|holdout3|all] [--scenario ID] [--misses] [--json]
 
 Reads tests/scoring/data/paraphrases/*_{set}.jsonl (written by independent physician reviewers,
 see its README), scores every answer with the scenario's deterministic scorers (no judge, no
@@ -19,8 +19,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "scoring" / "data" / "paraphrases"
 CORRECT_MIN, WRONG_MAX = 0.9, 0.3
-# holdout2: a second held-out set on cases neither earlier reviewer used, by a new reviewer
-PARTS = ("tune", "holdout", "holdout2")
+# holdout2: a second held-out set on cases neither earlier reviewer used, by a new reviewer;
+# holdout3: a third, on cases none of them used, by two more reviewers
+PARTS = ("tune", "holdout", "holdout2", "holdout3")
 
 
 def load(which: str) -> list[dict]:

@@ -11,7 +11,7 @@
     python bench/eval_patient_questions.py --sample e1     # spent (E1 0.783, E2 0.777 after topics5): now training data (e2: annotator 2)
     python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
     python bench/eval_patient_questions.py --sample f1     # spent (measured once, 0.750): now training data (topics7)
-    python bench/eval_patient_questions.py --sample g1     # the lead's held-out sample G, once its labels are merged
+    python bench/eval_patient_questions.py --sample g1     # the lead's held-out sample G (never read, printed or trained on here)
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -27,9 +27,9 @@ are now training data of the topic model and read for rule tuning (topics6). F (
 labels_f1.yaml, one more independent annotator) had its one honest run by the lead (strict 0.750):
 it is spent and is training data of the topic model from topics7, where it is the one
 leave-one-annotator-out fold whose misses were not read for rule tuning (its held-out figure in
-``bench/train_topic_model.py --cv`` is the one that predicts a new annotator). G (a new
-annotator, labelled in a folder the engineers never open) is the lead's held-out sample: the
-requests after F in the pool (pool[2450:]) are left out of ``--acts``; the lead measures G once.
+``bench/train_topic_model.py --cv`` is the one that predicts a new annotator). G (pool[2450:2750],
+labels_g1.yaml, a new annotator) is the lead's held-out sample: never printed, dumped or trained
+on here; its requests and any later sample's (pool[2450:]) are left out of ``--acts``.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -69,7 +69,7 @@ UNTOUCHED = ("g1",)
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
-               "f1": (2150, 2450), "later": (2450, 10**9)}  # later: G and any sample after it
+               "f1": (2150, 2450), "g1": (2450, 2750), "later": (2750, 10**9)}  # later: any sample after G
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -141,9 +141,9 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 
 
 def acts(with_b: bool, rules_only: bool = False) -> None:
-    # the untouched samples' requests stay out while tuning (B unless --with-b; F always)
+    # the untouched samples' requests stay out while tuning (B unless --with-b; G and any later sample always)
     rows = pool()
-    skip_slices = [POOL_SLICES["later"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["g1"], POOL_SLICES["later"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify

@@ -180,7 +180,9 @@ class Case(Strict):
         if name == "demographics":
             if not self.demographics:
                 return None
-            return f"{self.demographics.sex}，{self.demographics.age_text}"
+            # a 入院记录's 一般情况 names the job: the patient knows it, and so must the record shown
+            job = f"，{self.demographics.occupation}" if self.demographics.occupation else ""
+            return f"{self.demographics.sex}，{self.demographics.age_text}{job}"
         value = getattr(self, name, None)
         return value if isinstance(value, str) else None
 
