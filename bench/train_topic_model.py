@@ -57,8 +57,8 @@ ANNOTATORS = ("b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1")
 # its held-out figure is the one that predicts a new annotator
 UNREAD = ("f1",)
 NOT_HISTORY = frozenset({"greeting", "ending"})
-# chosen by cross-validation (mean strict over the five held-out samples; see RESULTS.md)
-DEFAULTS = {"epochs": 12, "lr": 0.3, "l2": 1e-5, "bank_weight": 0.5, "a_weight": 1.0, "min_positives": 8,
+# chosen by leaving one annotator out (mean strict over nine annotators, and F1, the fold the rules never read; RESULTS.md)
+DEFAULTS = {"epochs": 12, "lr": 0.3, "l2": 3e-4, "bank_weight": 0.5, "a_weight": 1.0, "min_positives": 8,
             "threshold": 0.5, "extra_threshold": 0.7, "rule_margin": 0.5, "rule_extra": 0.7, "min_count": 1,
             "rules_below": 0.0, "features": "all"}
 
@@ -220,8 +220,11 @@ def main() -> None:
     ap.add_argument("--folds", default=",".join(HELD), help="--cv: the samples held out in turn (comma-separated)")
     ap.add_argument("--misses", metavar="FILE", help="--cv: write every held-out strict miss to FILE")
     ap.add_argument("--split", action="store_true", help="--cv: also train on A+T1+T2, measure on B+T3")
+    ap.add_argument("--l2", type=float, help="the L2 penalty (default: the shipped setting)")
     ap.add_argument("--out", default=str(topic_model.WEIGHTS))
     args = ap.parse_args()
+    if args.l2 is not None:
+        DEFAULTS["l2"] = args.l2
     samples, bank = load_rows()
     if args.cv:
         folds = tuple(f.strip().lower() for f in args.folds.split(",") if f.strip())

@@ -11,7 +11,6 @@ Three steps, each cheap and explainable:
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -500,22 +499,15 @@ def _asking_clauses(part: tuple[str, list[str], bool]) -> list[tuple[str, list[s
     instead of dropping all but its likeliest topic. A list of symptoms (有没有发烧，咳嗽) or a clause
     that asks nothing alone stays in its sentence."""
     sentence, rule_topics, carried = part
-    if carried or len(rule_topics) < 2 or not _CLAUSE_UNITS:
+    if carried or len(rule_topics) < 2:
         return [part]
     clauses = [c for c in re.split(r"[，,]", fold(sentence)) if c.strip("？?。！!；;，, ")]
     if len(clauses) < 2 or not all(_ASKS.search(c) for c in clauses):
         return [part]
-    read = [_precedence_free_topics(c) for c in clauses]
+    read = [_classify_sentence(c, alone=False).topics for c in clauses]
     if not all(read) or set().union(*read) - set(rule_topics):
         return [part]  # a clause heard only with its neighbours, or heard as something the sentence is not
     return [(c, topics, False) for c, topics in zip(clauses, read, strict=True)]
-
-
-def _precedence_free_topics(clause: str) -> list[str]:
-    return _classify_sentence(clause, alone=False).topics
-
-
-_CLAUSE_UNITS = os.environ.get("MEDSIM_TOPIC_CLAUSES", "1") != "0"  # cross-validation switch
 
 
 _WEIGHT_CHANGE = re.compile(r"体重\S{0,6}(轻|重|变化|掉|涨|减|增|下降|瘦|胖)|(瘦|胖)了")
