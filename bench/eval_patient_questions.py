@@ -29,7 +29,7 @@ it is spent and is training data of the topic model from topics7, where it is th
 leave-one-annotator-out fold whose misses were not read for rule tuning (its held-out figure in
 ``bench/train_topic_model.py --cv`` is the one that predicts a new annotator). G (pool[2450:2750],
 labels_g1.yaml, a new annotator) is the lead's held-out sample: never printed, dumped or trained
-on here; its requests and any later sample's (pool[2450:]) are left out of ``--acts``.
+on here; its requests are left out of ``--acts``.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -40,9 +40,9 @@ Measures:
   at least one topic heard belongs to the act's family (symptom, examination/treatment, basic
   information, etiology); a request with no topic heard counts as a miss. The three advice acts
   (Drug_Recommendation, Medical_Advice, Precautions) ask the patient nothing and are left out.
-  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); the
-  requests after F in the pool (G's and any later sample's) are always left out (by their place
-  in the shuffled pool, so no label file is read). D, E and F are in since they are spent (so
+  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); G's
+  requests are always left out (by their place in the shuffled pool, so its label file is never
+  read). D, E and F are in since they are spent (so
   ``--acts`` counts trained-on requests).
 """
 
@@ -69,7 +69,7 @@ UNTOUCHED = ("g1",)
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
-               "f1": (2150, 2450), "g1": (2450, 2750), "later": (2750, 10**9)}  # later: any sample after G
+               "f1": (2150, 2450), "g1": (2450, 2750)}
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -141,9 +141,9 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 
 
 def acts(with_b: bool, rules_only: bool = False) -> None:
-    # the untouched samples' requests stay out while tuning (B unless --with-b; G and any later sample always)
+    # the untouched samples' requests stay out while tuning (B unless --with-b; G always)
     rows = pool()
-    skip_slices = [POOL_SLICES["g1"], POOL_SLICES["later"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["g1"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
@@ -158,7 +158,7 @@ def acts(with_b: bool, rules_only: bool = False) -> None:
     total = sum(c["n"] for c in by_act.values())
     ok = sum(c["ok"] for c in by_act.values())
     print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
-          f"{'  [G and later left out]' if with_b else '  [sample B, G and later left out]'}")
+          f"{'  [G left out]' if with_b else '  [samples B, G left out]'}")
     for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
 
