@@ -21,7 +21,7 @@ With no diagnosis list in the record the claim is not checked. Differentials (�
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from rapidfuzz import fuzz
@@ -212,10 +212,28 @@ def _size(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return None
 
 
+# a systolic or diastolic pressure claimed alone (收缩压68mmHg) is one half of the record's BP 68/40mmHg
+_BP_PART = {"sbp": 0, "dbp": 1}
+_DIFFERENCE = re.compile(r"相差|之差|差值|压差|差别")
+
+
+def _bp_part(key: str, rec: ClaimIndex) -> list[Claim]:
+    out = []
+    for r in rec.of("measurement", "bp"):
+        value = r.value if _BP_PART[key] == 0 else r.value2
+        if value is not None:
+            out.append(replace(r, key=key, value=value, value2=None, value_text=f"{value:g}"))
+    return out
+
+
 def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if c.key == "size":
         return _size(c, rec)
     cands = rec.of("measurement", c.key)
+    if not cands and c.key in _BP_PART:
+        if _DIFFERENCE.search(c.text):
+            return None  # 两上肢收缩压相差36mmHg: a difference, no recorded value to hold it against
+        cands = _bp_part(c.key, rec)
     if not cands and analytes.get(c.key) is None:
         cands = [r for r in rec.of("measurement") if analytes.get(r.key) is None and _similar_key(c.key, r.key)]
     name = str(c.extra.get("name", c.key))
@@ -232,6 +250,9 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         comparable = []
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
             # "PSA>10ng/ml" holds when the recorded value is above 10
+            # it holds when any recorded value of the same dimension meets it: a record can give the
+            # same measure twice (血压最高170/100mmHg in the history, BP 68/40mmHg on arrival)
+            failed = None
             for r in cands:
                 vc = to_si(c.value or 0.0, c.unit)
                 vr = to_si(r.value or 0.0, r.unit)
@@ -241,7 +262,10 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 shown = rec.text[r.start:r.end]
                 if holds:
                     return _Verdict("supported", r, f"与病历一致：病历为 {shown}", f"holds for the record's {shown}")
-                return _Verdict("value_mismatch", r, f"与病历数值不符：病历为 {shown}",
+                failed = failed or r
+            if failed is not None:
+                shown = rec.text[failed.start:failed.end]
+                return _Verdict("value_mismatch", failed, f"与病历数值不符：病历为 {shown}",
                                 f"does not hold for the record's {shown}")
         mass = _molar_mass(c)
         for r in cands:
@@ -416,6 +440,13 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
         return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
                         f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
+    lex = get_lexicon()
+    kind = next((r for r in rec.of("finding") if r.owner == c.owner and r.polarity == "present"
+                 and r.key != c.key and lex.is_a(r.key, c.key)), None)
+    if agreeing and c.polarity == "absent" and kind is not None:
+        # 无便血 against a record that denies only one form (无黏液脓血便) and gives another (便后滴鲜血)
+        return _Verdict("contradicted", kind, f"病历记载有“{rec.text[kind.start:kind.end]}”",
+                        f"the record reports {rec.text[kind.start:kind.end]}")
     for r in agreeing:
         return _Verdict("supported", r, f"与病历一致：{label}", f"matches the record: {label}")
     test_verdict = _negative_test(c, rec)
@@ -425,6 +456,10 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 # 无继发性高血压 does not deny the recorded 高血压: absence of a narrower kind
                 and not (c.polarity == "absent" and r.key != c.key and r.key in c.key)]
     if opposite and c.polarity == "present":
+        # the record's denial is of one place or form (头面部无皮疹, 无黏液脓血便) and it gives the patient
+        # a kind of the finding elsewhere (成簇水疱, 便后滴鲜血): the claim holds
+        if opposite and kind is not None:
+            return _Verdict("supported", kind, f"与病历一致：{label}", f"matches the record: {label}")
         # the extractor may have missed a differently worded positive mention (淋巴结可见肿大)
         support = _clause_support(c, rec)
         if support:

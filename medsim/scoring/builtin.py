@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 from medsim.scoring import (  # noqa: F401  (imported to register)
+    advice,
     avoid,
     choice,
     department,

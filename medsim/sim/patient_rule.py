@@ -28,7 +28,8 @@ from medsim.sim.patient import PatientReply
 from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
-from medsim.text.match import class_member
+from medsim.text import gist
+from medsim.text.match import class_member, drugs_in
 
 
 @dataclass
@@ -93,7 +94,8 @@ _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|�
                         r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
                         r"家人.{0,4}(感冒|发热)|活动后")
 _AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加")
-_RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降")
+# what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
+_RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
 _COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
@@ -208,6 +210,8 @@ class RulePatient:
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
+        whole = set(parsed.topics)
+        parsed = _with_part_topics(parsed, question)
         self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
         earlier = bool(_EARLIER_PREGNANCY_Q.search(question)) and not _BIRTHS_Q.search(question) \
             and not _ABORTION_Q.search(question) and self._first_pregnancy()
@@ -219,6 +223,8 @@ class RulePatient:
         pieces: list[_Piece] = []
         for topic in parsed.topics:
             got = self._answer(topic, parsed, question, rng)
+            if topic not in whole:  # heard in one part only: what the record says, never a stock line
+                got = [p for p in got if p.content and not p.default]
             for key, piece in zip(_topic_keys(topic, parsed, len(got)), got, strict=False):
                 piece.keys = piece.keys or key
             pieces += got
@@ -247,6 +253,8 @@ class RulePatient:
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
         pieces += self._drugs_not_taken(question)
+        pieces = self._about_question(pieces, parsed, question)
+        pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -268,6 +276,60 @@ class RulePatient:
         meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
                 "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
         return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+
+    def _about_question(self, pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
+        """The reply kept to what the question is about: a piece that shares no content with the
+        question (a topic's stock line or clause heard for a question about something else: 跟谁一块住
+        answered with the pain score, 以前身体挺好的 beside 受过伤吗) is dropped when another piece does
+        share it; a named item's answer always stays. An open question (哪里不舒服) has no content to share."""
+        if not pieces or {"chief_complaint", "greeting", "ending"} & set(parsed.topics):
+            return pieces
+        asked = _asked_content(question)
+        if not asked:
+            return pieces
+
+        def about(p: _Piece) -> bool:
+            if not p.content and (p.text == self.spec.unknown_reply or "检查了才知道" in p.text):
+                return True  # what the patient may not tell: said whatever the question's words
+            text = p.text + "".join(s for s in p.sources if not s.startswith("not:"))
+            return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
+
+        kept = [p for p in pieces if not p.text or about(p) or any(
+            k.startswith(("associated:", "past_history:", "family_history:")) for k in p.keys)]
+        if any(p.text for p in kept):
+            return kept
+        if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
+            # a topic heard by guess whose answer shares nothing asked (跟谁一块住 told the pain score): the
+            # record clause that does share it, else an honest not-noticed — never an answer to another
+            # question (an open 还有别的吗 has nothing to share and keeps its answer)
+            return self._clauses_about(question) or [_Piece("这个我倒没太注意", content=False)]
+        # a topic heard by its rules keeps its answer unless a record clause shares the question's content:
+        # its cue words may be all the question has (干啥工作的 told 我是销售)
+        # (a stock line — 我是男的，没有这些情况 — is the topic's own answer and stays)
+        if not any(not p.content and not p.default for p in pieces if p.text):
+            return self._clauses_about(question) or pieces
+        return pieces
+
+    def _how_often(self, question: str, pieces: list[_Piece]) -> list[_Piece]:
+        """一个月犯几回 asked beside another part (一次疼多长时间): the record's frequency (每月发作2–3次)
+        when no piece told a count."""
+        if not _HOW_OFTEN_Q.search(question) or any(_COUNT_SAID.search(p.text) for p in pieces):
+            return []
+        told = {s for p in pieces for s in p.sources}
+        clauses = [c for c, _ in self.hpi if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)]
+        return self._from("hpi", clauses, 1)
+
+    def _clauses_about(self, question: str) -> list[_Piece]:
+        """The sayable clause sharing most of the question's content, two characters or more beyond the
+        complaint every clause speaks of (先兆：眼前闪光 → 发作前无视物闪光、暗点)."""
+        common = gist.content_chars(self.text("chief_complaint"))
+        scored = [(len(gist.shared(question, c + self._say(c), ignore=common)), c) for c in self.units
+                  if self._fields.get(c) != "chief_complaint"]
+        best = max((n for n, _ in scored), default=0)
+        if best < 2:
+            return []
+        clause = next(c for n, c in scored if n == best)
+        return [_Piece(self._say_unit(self.units[clause]), self._fields.get(clause), self.units[clause], named=True)]
 
     # -------------------------------------------------------------- assembling
 
@@ -383,6 +445,19 @@ class RulePatient:
         """The complaint the 主诉 names first (胸痛 in 胸痛2小时，伴大汗、头晕)."""
         return next((f.term for f in textlink.findings(self.text("chief_complaint")) if f.polarity != "absent"), None)
 
+    def _main_clauses(self) -> list[str]:
+        """The hpi clauses about the main complaint: those naming it and the details after them that
+        name no finding of their own (头痛，多位于一侧额颞部，呈搏动性)."""
+        out, on = [], False
+        for clause, _ in self.hpi:
+            if self._tells_main(clause):
+                on = True
+            elif not (on and _is_detail(clause)):
+                on = False
+            if on:
+                out.append(clause)
+        return out
+
     def _tells_main(self, clause: str) -> bool:
         main = self._main_term()
         terms = {t for t, _, _ in textlink.find_terms(clause)} | {f.term for f in textlink.findings(clause)}
@@ -472,6 +547,8 @@ class RulePatient:
             return self._occupation()
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
+        if topic == "age" and _EVENT_AGE_Q.search(question):
+            return []  # 多大岁数绝经的: the age of an event, told (or not) by its own answer, not their age now
         if topic == "age":
             if "family_history" in parsed.topics and _RELATIVE.search(question):
                 return []  # 多大岁数得的, of a relative: the family answer tells it, not the patient's own age
@@ -588,12 +665,20 @@ class RulePatient:
             stems += [re.escape(core) for t in named if (core := body_parts().sub("", t)) and core != t]
             at = [c for c, _ in self.hpi if not _DENIAL.match(c) and (
                 named & {t for t, _, _ in textlink.find_terms(c)} or any(re.search(st, c) for st in stems))]
-            placed = [c for c, _ in self.hpi if not _DENIAL.match(c) and body_parts().search(c) and self._tells_main(c)]
-            at = [c for c in at if body_parts().search(c)] or placed[:1] or at
+            placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)]
+            at = [c for c in at if _places(c, question)] or placed[:1] or at
             if at:
                 return self._from("hpi", at, 2)
+        # a medicine taken for another pain (因腰痛自服布洛芬) says no place of this one
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
-                  and (self._tells_main(c) or re.search(r"放射|窜|牵涉", c))][:2]
+                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射|窜|牵涉|波及", c))]
+        # the clause that says where (头痛，多位于右侧颞部) before one whose body part only names the complaint
+        placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)
+                  and not _SELF_MED.search(c)]
+        if placed and not any(_places(c, question) for c in picked[:1]):
+            order = {c: i for i, (c, _) in enumerate(self.hpi)}
+            picked = sorted(([c for c in placed if c not in picked] + picked)[:2], key=lambda c: order.get(c, 0))
+        picked = picked[:2]
         if picked:
             return self._from("hpi", picked, 2)
         cc = self.text("chief_complaint")
@@ -666,7 +751,8 @@ class RulePatient:
         return [_Piece("挺难受的，说不好有多厉害", content=False)]
 
     def _radiation(self, question: str) -> list[_Piece]:
-        picked = self._hpi_with(re.compile(r"放射|牵涉|窜"), denials=True)[:1]
+        # a pain that spread (迅速波及全腹, 转移至右下腹) went somewhere else: never 没往别的地方窜
+        picked = self._hpi_with(re.compile(r"放射|牵涉|窜|波及|蔓延|扩散|延及|转移至|移至|移到"), denials=True)[:1]
         if picked:
             return self._from("hpi", picked, 1)
         if not self.pain:
@@ -1129,7 +1215,11 @@ class RulePatient:
         if not named:
             return []
         record = "".join(self.text(f) for f in ("medications", "hpi", "past_history", "personal_history"))
-        missing = [d for d in named if d not in record and not class_member(record, d)]
+        # a class named (止痛片) is taken when one clause names a member (布洛芬缓释胶囊 0.3g bid): read clause by
+        # clause, as the class test reads one concept
+        # — a clause that denies the class (未服华法林或新型口服抗凝药) takes none of its members
+        parts = [x for x in re.split(r"[，,。；;]", record) if x.strip() and not re.search(r"未|否认|没有|从不|不(吃|服|用)", x)]
+        missing = [d for d in named if d not in record and not any(class_member(x, d) for x in parts)]
         if not missing:
             return []
         verb = "含" if "含" in question else "用" if re.search(r"用|打|输", question) else "吃"
@@ -1174,6 +1264,8 @@ class RulePatient:
             said = self._lay_clauses(units)
             said = re.sub(r"(\d+)支", r"\1根", said)
             said = re.sub(r"(?<!\d)20根", "20根，差不多一包", said)
+            if not re.search(r"^(不|无|否认|未|从不|没)|已戒|戒烟|戒酒", units[0]):
+                said += _habit_details_unknown(topic, question, said)
             return [_Piece(said, "personal_history", tuple(units))]
         if not self.policy.allowed("personal_history") and self.policy.status("personal_history") is not None:
             return [_Piece(self.spec.unknown_reply, content=False)]
@@ -1731,6 +1823,69 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
     out = [p for p in out if not (p.content and not p.named and p.text.startswith("有")
                                   and any(k.startswith("associated:") and k.split(":", 1)[1] in denied for k in p.keys))]
     return out or pieces
+
+
+def _asked_content(question: str) -> set[str]:
+    """What the question is about, as the text layer's content characters (its asking words left out)."""
+    return gist.content_chars(_ASK_NOISE.sub("|", question))
+
+
+_PART = re.compile(r"[？?；;。！!]")
+_CARE_Q = re.compile(r"药|处理|治|怎么办|用了?什么|用过|管用|效果")
+_HOW_OFTEN_Q = re.compile(r"(每|一)个?(月|周|礼拜|星期|天|年)\S{0,3}(几|多少)(回|次)|多久\S{0,2}一(回|次)|犯几(回|次)|发作几次")
+_COUNT_SAID = re.compile(r"\d+\s*[–\-～~到至]?\s*\d*\s*(回|次)|[一二两三四五六七八九十几]+(回|次)")
+_FREQUENCY_C = re.compile(r"每(月|周|日|天|年)\S{0,4}\d|\d+\s*次\s*/\s*(月|周|日|天)")
+_EVENT_AGE_Q = re.compile(r"(多大|几岁|多少岁|岁数)\S{0,4}(绝经|来月经|初潮|结婚|生|得的|查出|发现|做的|开始)")
+
+
+def _places(clause: str, question: str = "") -> bool:
+    """Whether the clause says where (多位于一侧额颞部): a body part other than those the question already
+    names (头疼在哪: the 头 of 反复发作头痛 places nothing; 肚子疼在哪: 下腹隐痛 does)."""
+    asked = {m.group(0) for m in body_parts().finditer(question)}
+    return any(m.group(0) not in asked for m in body_parts().finditer(clause))
+
+
+_AMOUNT_Q = {"smoking": re.compile(r"多少|几根|几支|几包|一天\S{0,2}几"), "drinking": re.compile(r"多少|几两|几瓶|几杯|几斤|喝多")}
+_AMOUNT_SAID = re.compile(r"\d+\s*(支|根|包|两|斤|瓶|杯|ml|毫升|克|g)|[一二两三四五六七八九十半]+(支|根|包|两|斤|瓶|杯)")
+_YEARS_Q = re.compile(r"多少年|几年|多长时间|多久")
+
+
+def _habit_details_unknown(topic: str, question: str, said: str) -> str:
+    """The parts of a habit question the record has no figure for (一天抽几根 of 吸烟20年), said as not
+    counted rather than dropped: a patient who smokes knows they smoke, not always how much."""
+    out = []
+    if _AMOUNT_Q[topic].search(question) and not _AMOUNT_SAID.search(said) and not re.search(r"一点|不多|少量|很多(?!年)", said):
+        out.append("一天抽多少没细数过" if topic == "smoking" else "一次喝多少没细数过")
+    if _YEARS_Q.search(question) and "年" not in said:
+        out.append(f"{'抽' if topic == 'smoking' else '喝'}了多少年也记不太清了")
+    return "".join(f"，{x}" for x in out)
+# topics a part names by itself (喝酒呢, 拍过片子吗); a part about when, how long or what it is like
+# (最后一次是啥时候, after 月经咋样) leans on the part before it and is not read alone
+_PART_TOPICS = frozenset({"smoking", "drinking", "tests", "treatment", "medications", "allergies", "past_history",
+                          "family_history", "associated", "general", "occupation", "menstrual", "obstetric"})
+
+
+def _with_part_topics(parsed, question: str):
+    """A compound question (抽烟吗？一天几根？喝酒呢？) answered part by part: a topic one part is
+    heard to ask by itself (not by guess), which the whole message's reading missed, is added in
+    the part's order."""
+    parts = [x for x in _PART.split(question) if x.strip("，, ")]
+    if len(parts) < 2 or parsed.topics in ([], ["ending"]):
+        return parsed
+    topics = list(parsed.topics)
+    symptoms, conditions = list(parsed.symptoms), list(parsed.conditions)
+    for part in parts:
+        heard = classify(part)
+        if heard.fuzzy:
+            continue
+        for topic in heard.topics:
+            if topic not in topics and topic in _PART_TOPICS:
+                topics.append(topic)
+                symptoms += [x for x in heard.symptoms if x not in symptoms]
+                conditions += [x for x in heard.conditions if x not in conditions]
+    if topics == parsed.topics:
+        return parsed
+    return replace(parsed, topics=topics, symptoms=symptoms, conditions=conditions)
 
 
 _WHEN = re.compile(r"^([、和或]\S{0,5}?)?(的)?(时候|时|那会儿|以后|之后|后)")

@@ -30,6 +30,7 @@ _LIMIT = re.compile(r"(?:最大|最多|不超过|不宜超过|上限|极量|总�
 _CN_TIMES = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4}
 
 
+_SINGLE = re.compile(r"单次|一次性|单剂|仅一次|只用一次|只吃一次")
 _LOADING = re.compile(r"负荷|首剂|首次|顿服|嚼服|立即|即刻|st(?:at)?\b|单次|一次性|冲击", re.I)
 _STRENGTH = re.compile(r"^\s*(?:/\s*(?:ml|毫升|片|粒|支|袋|瓶)|[:：])", re.I)
 _AFTER_LIMIT = re.compile(r"^\s*(?:以内|以下|以上)")
@@ -50,6 +51,7 @@ class Dose:
     text: str
     loading: bool = False  # a loading or single dose (负荷量, 嚼服300mg), not the maintenance one
     daily: bool = False  # the amount is the day's total (10–30mg/d)
+    single: bool = False  # the whole course is this one dose (磷霉素3g单次口服, 氟康唑150mg一次性)
 
 
 @cache
@@ -99,6 +101,8 @@ def drug_doses(text: str) -> list[Dose]:
                 if _LIMIT.search(before) or _AFTER_LIMIT.match(after) or "含" in before[-3:] or _STRENGTH.match(after) \
                         or (d.start() and window[d.start() - 1] in ":："):
                     continue  # 最大90mg, 2g以内: a ceiling; 每1ml含20mg, 20mg/ml, 100ml:2g: a strength
+                if re.match(r"\s*/\s*\d", window[d.end():]) or re.search(r"\d\s*(?:mg|g|μg|ug|毫克|克)?\s*/\s*$", before, re.I):
+                    continue  # 氨氯地平/缬沙坦（5mg/80mg）: a combination's strengths, one per component, in order
                 unit_raw = d.group("unit").lower()
                 if unit_raw in ("ml", "毫升"):
                     continue  # a volume means nothing without the preparation's strength
@@ -115,8 +119,12 @@ def drug_doses(text: str) -> list[Dose]:
                 loading = bool(cue and not re.match(r"[\s，,]*(?:量|剂量)?[\s，,]*(?:后|之后|以后|随后|然后|再)", lead[cue.end():])
                                or _LOADING.match(after[:4].lstrip()))
                 daily = bool(fm and fm.group(0).startswith("/")) or bool(re.search(r"(?:每日|每天|一日|日)(?:总量|剂量)?\s*$", before))
+                # 单次 before the dose, with nothing after it that starts another (单次嚼服，之后100mg qd)
+                cue_s = _SINGLE.search(lead[-8:])
+                single = bool(cue_s and not re.search(r"后|改为|维持|继续", lead[-8:][cue_s.end():])
+                              or _SINGLE.match(after[:8].lstrip(" ，,口服po")) or re.match(r"\s*(?:口服|po)?\s*(?:单次|一次性)", after))
                 out.append(Dose(drug, min(lo, hi), max(lo, hi), unit, None if daily else (_per_day(fm.group(0)) if fm else None),
-                                window[d.start():d.end() + (fm.end() if fm else 0)], loading, daily))
+                                window[d.start():d.end() + (fm.end() if fm else 0)], loading, daily, single))
     return out
 
 
@@ -158,6 +166,10 @@ def dose_conflicts(answer: str, reference: list[str]) -> list[tuple[Dose, list[D
     out = []
     for d in said:
         same = [r for r in ref if r.drug == d.drug]
+        if (same and all(r.single for r in same) and not d.loading and isinstance(d.per_day, float | int)
+                and not any(d.text in part and _SINGLE.search(part) for part in _SENTENCE.split(answer))):
+            out.append((d, same))  # one dose for the whole course said as one repeated (3g单次 → 3g每日3次)
+            continue
         verdicts = [_agrees(d, r) for r in same]
         if any(v is False for v in verdicts) and not any(v is True for v in verdicts):
             out.append((d, same))

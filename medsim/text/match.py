@@ -99,6 +99,15 @@ def surface_forms(term: str) -> frozenset[str]:
     return frozenset(f for f in forms if f)
 
 
+def concept_forms(term: str) -> frozenset[str]:
+    """Every written form of the term and, for a drug, of the classes it belongs to: what an answer
+    may call 阿托伐他汀 when it recommends or refuses it (他汀, 他汀类), 磷霉素 (抗生素, 抗菌药物)."""
+    forms = set(surface_forms(term))
+    for kind in _drug_kinds(_drug_parts(term)):
+        forms |= surface_forms(kind)
+    return frozenset(f for f in forms if len(f) >= 2)
+
+
 def synonyms(a: str, b: str) -> bool:
     return bool(canonical_forms(a) & canonical_forms(b))
 
