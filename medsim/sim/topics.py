@@ -107,7 +107,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
-        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响\S{0,4}(睡|工作|生活|活动|吃|喝|玩|休息)", r"(睡眠|睡觉|吃饭|吃奶|吃东西|喝水|玩)\S{0,4}(受|有)?影响", r"Ｓ\S{0,3}重(吗|不重|吧|么|[？?]|$)", r"疼成什么样", r"下地",
+        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下|(睡|躺)\S{0,6}(得|要|需要|只能)坐(着|起)", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响\S{0,4}(睡|工作|生活|活动|吃|喝|玩|休息)", r"(睡眠|睡觉|吃饭|吃奶|吃东西|喝水|玩)\S{0,4}(受|有)?影响", r"Ｓ\S{0,3}重(吗|不重|吧|么|[？?]|$)", r"疼成什么样", r"下地",
     ),
     "radiation": (
         r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,6}(走|跑|串|传)",
@@ -929,7 +929,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("treatment")  # 在当地医院查血常规了吗: a test, where it was done
     if "triggers" in topics and re.search(r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)", masked):
         topics.discard("associated")  # 爬两层楼会不会喘: what brings it on
-    if "severity" in topics and re.search(r"平躺|躺平|垫高|高枕|坐着睡|躺不下", masked):
+    if "severity" in topics and re.search(r"平躺|躺平|垫高|高枕|坐着睡|躺不下|(睡|躺)\S{0,6}(得|要|需要|只能)坐(着|起)", masked):
         topics.discard("general")
         if "relief" in topics:
             topics.discard("severity")  # 平躺会舒服点吗: what eases it
