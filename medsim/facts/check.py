@@ -400,6 +400,43 @@ def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return None
 
 
+# a finding that is a recorded vital sign read against its threshold (心动过缓 for P 42次/分, 高热 for
+# T 39.2℃): the record states it as a number, not as a word
+_VITAL_FINDINGS: dict[str, tuple[str, int, float, float]] = {
+    # key: (measurement, which value: 0 the first, 1 the diastolic), low, high
+    "心动过缓": ("heart_rate", 0, 0, 60),
+    "心动过速": ("heart_rate", 0, 100.5, 400),
+    "低血压": ("bp", 0, 0, 90),
+    "发热": ("temperature", 0, 37.3, 46),
+}
+_FEVER_GRADES = (("高热", 39.0, 46), ("低热", 37.3, 38.0))
+
+
+def _vital_sign(c: Claim, rec: ClaimIndex) -> Claim | None:
+    rule = _VITAL_FINDINGS.get(c.key)
+    if rule is None:
+        return None
+    name, which, low, high = rule
+    if c.key == "发热":
+        low, high = next(((lo, hi) for word, lo, hi in _FEVER_GRADES if word in c.text), (low, high))
+    for r in rec.of("measurement", name):
+        value = r.value if which == 0 else r.value2
+        if value is not None and low <= value < high:
+            return r
+    return None
+
+
+_FAMILY_NEXT = re.compile(r"等?病?家族")
+
+
+def _earlier_list_item(c: Claim) -> bool:
+    """The claim is the family's only as an earlier item of a list that 家族史 closes (过敏性鼻炎 in
+    有过敏性鼻炎及哮喘家族史), not the item the 家族史 stands on."""
+    clause = str(c.extra.get("clause_text") or c.extra.get("sentence") or "")
+    at = clause.find(c.text)
+    return at >= 0 and "家族" in clause[at:] and not _FAMILY_NEXT.match(clause, at + len(c.text))
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
@@ -422,6 +459,11 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
                 same = [Claim("finding", span[0], span[1], term, key=c.key, polarity=polarity, owner=owner)]
                 break
     label = c.text
+    if not same and c.polarity == "present":
+        vital = _vital_sign(c, rec)
+        if vital is not None:
+            shown = rec.text[vital.start:vital.end]
+            return _Verdict("supported", vital, f"与病历一致：病历为 {shown}", f"matches the record's {shown}")
     if not same:
         sentence = str(c.extra.get("sentence", ""))
         clause = str(c.extra.get("clause_text", ""))
@@ -470,6 +512,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             return _Verdict("contradicted", r, f"病历记载为无/否认“{label}”", f"the record denies {label}")
         return _Verdict("contradicted", r, f"病历记载有“{label}”", f"the record reports {label}")
     other = [r for r in same if r.owner != c.owner and r.polarity == "present"]
+    if other and c.polarity == "present" and c.owner == "family" and _earlier_list_item(c):
+        return None  # 有过敏性鼻炎及哮喘家族史: whose the first item is, the words do not settle
     if other and c.polarity == "present":
         r = other[0]
         if c.owner == "patient":

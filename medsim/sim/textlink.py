@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 
 import medsim.text
 from medsim.sim import vocab
+from medsim.text.entities import without_inner_side
 from medsim.text.lexicon import TYPED_FILES
 
 
@@ -93,7 +94,7 @@ def find_terms(text: str) -> list[tuple[str, int, int]]:
             out += [(table[split[0]], m.start(), cut), (table[split[1]], cut, m.end())]
         else:
             out.append((table[form], m.start(), m.end()))
-    sided = _SIDE_INSIDE.sub("", text)
+    sided = without_inner_side(text)
     if sided != text:  # 口角向右歪斜 names 口角歪斜 (the side is where, not what)
         known = {t for t, _, _ in out}
         out += [(t, 0, len(text)) for t, _, _ in find_terms(sided) if t not in known]
@@ -144,14 +145,11 @@ def _findings_cached(text: str) -> tuple[Finding, ...]:
         out.append(Finding(canon, judged.polarity, judged.owner == "family", start, end))
     # a side written inside a term (口角向右歪斜, 舌向左偏) is where, not what: the term is read with
     # the side taken out, judged by the same layer
-    sided = _SIDE_INSIDE.sub("", text)
+    sided = without_inner_side(text)
     if sided != text:
         known = {f.term for f in out}
         out += [replace(f, start=0, end=len(text)) for f in _findings_cached(sided) if f.term not in known]
     return tuple(sorted(out, key=lambda f: f.start))
-
-
-_SIDE_INSIDE = re.compile(r"(?<=[\u4e00-\u9fff])(偏)?向[左右](侧)?(?=[\u4e00-\u9fff])")
 
 
 @cache

@@ -220,6 +220,43 @@ def _adverb_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
     return out
 
 
+# a direction written inside a term (口角向右歪斜, 眼球偏向右侧凝视): the term is the words on both sides
+SIDE_INSIDE = re.compile(r"(?<=[\u4e00-\u9fa5])(?:偏)?向([左右])(?:侧)?(?=[\u4e00-\u9fa5])")
+_SIDE_TYPES = ("symptom", "disease", "sign")
+
+
+def without_inner_side(text: str) -> str:
+    """``text`` with the sides written inside terms taken out (口角向右歪斜 → 口角歪斜), for readers that
+    match their own vocabulary on it (the simulator's lay terms)."""
+    return SIDE_INSIDE.sub("", text)
+
+
+def _side_inside(norm: Normalized, lex: Lexicon) -> list[Entity]:
+    out = []
+    text = norm.text
+    for m in SIDE_INSIDE.finditer(text):
+        found = None
+        for n in (3, 2):
+            left = text[max(0, m.start() - n):m.start()]
+            for k in (3, 2, 1):
+                right = text[m.end():m.end() + k]
+                if len(left) < n or len(right) < k:
+                    continue
+                hit = _lookup(lex, left + right)
+                if hit and any(t in _SIDE_TYPES for t in hit[1]):
+                    found = (m.start() - n, m.end() + k, hit)
+                    break
+            if found:
+                break
+        if found:
+            start, end, hit = found
+            kind = next(t for t in hit[1] if t in _SIDE_TYPES)
+            # no laterality: 向右 is the direction the mouth is pulled, not the weak side (口角向右歪斜 is a
+            # left facial palsy), so it must not be held against a side written elsewhere
+            out.append(_entity(norm, start, end, kind, hit[0]))
+    return out
+
+
 def _label_before(tokens: list[Token], i: int) -> tuple[str | None, int]:
     """The word printed before a value (skipping 为/：), and its token index."""
     k = i - 1
@@ -436,6 +473,7 @@ def entities_from(norm: Normalized, tokens: list[Token]) -> list[Entity]:
                 out.append(m)
     out.extend(_demographics(norm))
     out.extend(_adverb_pain(norm, lex))
+    out.extend(_side_inside(norm, lex))
     out.sort(key=lambda e: (e.nstart, -(e.nend - e.nstart)))
     # a measurement swallows the exam term that labels it (WBC 5.0×10^9/L is one lab value)
     kept: list[Entity] = []

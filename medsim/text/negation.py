@@ -33,7 +33,9 @@ FINDING_TYPES = {"disease", "symptom", "exam", "drug", "procedure"}
 _CLAUSE_END = re.compile(r"[，。；！？\n]|(?<![\d~])~+(?!\d)|但是|但|然而|(?<![继从进因反然])而(?![且后])|却|不过(?!敏)|可是|只是")
 _SECTION = re.compile(r"(家族史|既往史|个人史|婚育史|月经史|现病史|主诉|体格检查|辅助检查|诊断|过敏史|手术史)\s*[：:\n]")
 _CONNECT = set("、和及与或并 ：，")  # what may sit between findings a post cue covers (no clause end)
-_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为)*[\s：]*$")
+# (the words a reply puts between a finding and its trailing negation: 发烧是没有 / 贫血表现都没有 /
+# 咳嗽的症状没有)
+_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为|是|倒是|的?(?:表现|症状|情况|现象))*[\s：]*$")
 # a negation before a finding reaches the findings listed after it (无发热、咳嗽; 没有鼻塞流鼻涕), not a
 # finding that a new predicate, a time or a contrast introduces (没发烧就是咳嗽, 白天没烧晚上37.5)
 _LIST_GAP = re.compile(r"^(?:[、和及与或并也都亦等“”\"'（）()《》\s：]|或者|或是|以及|病?史)*$")

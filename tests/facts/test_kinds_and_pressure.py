@@ -44,3 +44,21 @@ def test_a_threshold_holds_when_any_recorded_value_meets_it():
 def test_a_difference_between_arms_is_not_a_pressure_value():
     found = statuses(SHOCK, "两上肢收缩压相差30mmHg。")
     assert not any(s in ("value_mismatch", "contradicted") for s, _ in found)
+
+
+def test_a_finding_the_record_gives_as_a_vital_sign_is_supported():
+    vitals = "生命体征：T 39.4℃，P 44次/分，R 22次/分，BP 84/52mmHg"
+    assert ("supported", "心动过缓") in statuses(vitals, "心动过缓，需警惕高钾血症。")
+    assert ("supported", "高热") in statuses(vitals, "患者高热。")
+    assert ("supported", "低血压") in statuses(vitals, "存在低血压。")
+    # the wrong direction is not supported by the number
+    assert ("supported", "心动过速") not in statuses(vitals, "心动过速。")
+    assert ("supported", "低热") not in statuses(vitals, "低热。")
+
+
+def test_an_earlier_item_of_a_family_list_is_not_charged_as_the_familys():
+    record = "既往史：过敏性鼻炎5年。家族史：母亲有哮喘。"
+    found = statuses(record, "有过敏性鼻炎及哮喘家族史。")
+    assert ("supported", "哮喘") in found and not any(s == "contradicted" for s, _ in found)
+    # the item 家族史 stands on is still held to the record's owner
+    assert any(s == "contradicted" for s, _ in statuses(record, "有过敏性鼻炎家族史。"))

@@ -222,3 +222,12 @@ def test_mixed_script_names_match_in_any_case():
     assert any(e.type == "exam" for e in extract_entities("头颅MRI未见异常")) or \
         any(e.type == "exam" for e in extract_entities("头颅mri未见异常"))
     assert [e.norm for e in extract_entities("查B超")] == [e.norm for e in extract_entities("查b超")]
+
+
+def test_a_direction_written_inside_a_term_is_read_as_the_term():
+    from medsim.text import analyze
+
+    # 向左 is where the mouth is pulled (a right facial palsy), not the side of the finding
+    found = {(f.norm, f.entity.laterality, f.polarity) for f in analyze("晨起发现口角向左歪斜，饮水漏水").findings}
+    assert ("口角歪斜", None, "present") in found
+    assert all(f.polarity == "absent" for f in analyze("无口角向右歪斜").findings if f.norm == "口角歪斜")

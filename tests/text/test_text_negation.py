@@ -339,3 +339,11 @@ def test_a_list_closed_by_family_history_is_the_familys_up_to_its_first_non_item
     found = {f.text: f.owner for f in analyze(text).findings}
     assert {t for t, o in found.items() if o == "family"} >= family, found
     assert all(found.get(t) == "patient" for t in own), found
+
+
+def test_a_sign_written_with_a_negation_word_is_present_and_blocks_no_list():
+    from medsim.text import analyze
+
+    # 哭无泪 is the dehydrated child's sign, not a denial that runs on over the list after it
+    got = {f.norm: f.polarity for f in analyze("呕吐腹泻2天，哭无泪、精神萎靡、手脚冰凉").findings}
+    assert got.get("泪少") == "present" and got.get("四肢发凉") == "present"

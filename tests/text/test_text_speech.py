@@ -84,6 +84,17 @@ def test_trailing_negation_reaches_back_over_its_list():
     assert _f("就是晚上咳嗽白天没有")["咳嗽"].polarity == "present"
 
 
+@pytest.mark.parametrize("text", ["现在发烧是没有", "发烧倒是没有，就是咳嗽", "发烧的症状都没有"])
+def test_trailing_negation_reaches_over_a_copula_or_a_noun_of_kind(text):
+    # a reply puts 是 / 倒是 / 的症状 / 表现 between the finding and the trailing 没有
+    assert _f(text)["发热"].polarity == "absent"
+
+
+def test_a_trailing_negation_that_compares_or_goes_on_leaves_the_finding():
+    assert _f("咳嗽是没有以前厉害")["咳嗽"].polarity == "present"
+    assert _f("咳嗽是有的")["咳嗽"].polarity == "present"
+
+
 def test_negation_written_between_body_part_and_pain():
     f = _f("肚子不疼")
     assert f["腹痛"].polarity == "absent"
