@@ -35,7 +35,9 @@ _SECTION = re.compile(r"(家族史|既往史|个人史|婚育史|月经史|现�
 _CONNECT = set("、和及与或并 ：，")  # what may sit between findings a post cue covers (no clause end)
 # (the words a reply puts between a finding and its trailing negation: 发烧是没有 / 贫血表现都没有 /
 # 咳嗽的症状没有)
-_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为|是|倒是|的?(?:表现|症状|情况|现象))*[\s：]*$")
+# 乙肝、狼疮等继发因素初筛阴性: a screen's words between the list and its result
+_POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也|都|示|为|是|倒是|等|继发因素|病因|初筛|筛查|检测|化验"
+                       r"|的?(?:表现|症状|情况|现象))*[\s：]*$")
 # a negation before a finding reaches the findings listed after it (无发热、咳嗽; 没有鼻塞流鼻涕), not a
 # finding that a new predicate, a time or a contrast introduces (没发烧就是咳嗽, 白天没烧晚上37.5)
 _LIST_GAP = re.compile(r"^(?:[、和及与或并也都亦等“”\"'（）()《》\s：]|或者|或是|以及|病?史)*$")

@@ -347,3 +347,12 @@ def test_a_sign_written_with_a_negation_word_is_present_and_blocks_no_list():
     # 哭无泪 is the dehydrated child's sign, not a denial that runs on over the list after it
     got = {f.norm: f.polarity for f in analyze("呕吐腹泻2天，哭无泪、精神萎靡、手脚冰凉").findings}
     assert got.get("泪少") == "present" and got.get("四肢发凉") == "present"
+
+
+def test_a_negative_screen_after_a_list_denies_each_item():
+    from medsim.text import analyze
+
+    got = {f.norm: f.polarity for f in analyze("HIV、梅毒等病因筛查均阴性").findings}
+    assert got.get("梅毒") == "absent"
+    got = {f.norm: f.polarity for f in analyze("结核、狼疮等继发因素初筛阴性").findings}
+    assert got.get("系统性红斑狼疮") == "absent"
