@@ -15,7 +15,7 @@ sentence by sentence (``topics.learning_units``), so a compound question keeps e
 with too few training examples to learn (``meta.rule_only``) stay as the rules say.
 
 Trained by ``bench/train_topic_model.py`` on labelled IMCS-21 doctor requests (tests/sim/data/
-imcs21, samples A, B, C, T1–T3, D, E) and the shipped question bank (``topic_examples.yaml``); it ships as
+imcs21, samples A, B, C, T1–T3, D, E, F) and the shipped question bank (``topic_examples.yaml``); it ships as
 ``topic_weights.json.gz`` (weights under hashed feature keys: no question text, not even its
 n-grams), is loaded on first use, and
 scores in plain Python (a few hundred dictionary look-ups per question). Without the file the
@@ -94,12 +94,16 @@ def decide(probs: dict[str, float], rule_topics: list[str], model: dict | None =
     needs firmer evidence), the rule-only topics as the rules say, never a ``vetoed`` one; when
     that leaves nothing of a part the rules heard something in, the likeliest topic (nearly every
     real question asks something: better than "not understood"), the rules' own when it is nearly
-    as likely; a further topic the rules heard is kept from ``rule_extra`` on."""
+    as likely; a further topic the rules heard is kept from ``rule_extra`` on. When the model is
+    unsure of every topic (its likeliest below ``rules_below``), the rules alone speak: they follow
+    TOPICS.md, which a new annotator reads too, where the model only knows the labelled examples."""
     model = model or _model()
     meta = model["meta"]
     rules = set(rule_topics)
     rule_only = set(meta.get("rule_only", ()))
     allowed = {t: p for t, p in probs.items() if t not in vetoed}
+    if rules - vetoed and allowed and max(allowed.values()) < meta.get("rules_below", 0.0):
+        return rules - vetoed
     learned = sorted((t for t in allowed if t not in rule_only), key=allowed.get, reverse=True)
     extra = meta.get("extra_threshold", meta["threshold"])
     heard = {t for k, t in enumerate(learned) if allowed[t] >= (meta["threshold"] if k == 0 else extra)}

@@ -65,6 +65,8 @@ _FOLD = (
     (r"(?<=[^没有])没(?=[？?。，]|$)", "没有"),
     # V过没 / V了没 at the end of a question is V过没有 (看过没？)
     (r"(过|了)没(?=[？?。，]|$)", r"\1没有"),
+    # 有没发热 (有没 without its 有) asks yes/no as 有没有 does
+    (r"(?<!没)有没(?!有)", "有没有"),
 )
 
 _Q = r"(吗|么|呢|吧|？|有没有|是否|有无|会不会)"
@@ -80,11 +82,17 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"(因为|为)什么\S{0,2}住(院|的院)|住院\S{0,6}(因为|为)什么|(什么|啥)原因\S{0,2}住院", r"来看什么", r"有什么不舒服",
         r"说说.{0,4}情况", r"怎么回事", r"主要.{0,4}症状", r"就诊.{0,4}原因", r"主要.{0,6}(原因|问题)",
         r"有什么(可以|能)帮", r"^(孩子|宝宝|小孩|宝贝|您|你)?(目前|现在)\S{0,2}情况(怎么样|如何|咋样)", r"怎么样?\S{0,2}不舒服",
-        r"^(嗯|那|就是说?)?\S{0,4}(目前|现在)?主要(是|就是)\S{0,6}Ｓ",  # 宝贝主要是发烧，对吗: what the complaint is
+        r"^(嗯|那|就是说?)?\S{0,4}(目前|现在)?主要(是|就是)\S{0,6}Ｓ",
+        # 孩子有哪些症状 / 有什么表现 / 宝宝什么情况: the open question (还有什么症状 is associated's)
+        r"(?<!还有)(?<!其他)(?<!别的)(?<!另外)(?<!除了)(什么|啥|哪些)(情况|症状|表现)(?!下|时|的时候|引起|导致|会|才|就|加重|以后|之后|后)",  # 宝贝主要是发烧，对吗: what the complaint is
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
         r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)", r"是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天)\S{0,4}的?(吗|吧|呢|[？?]|$)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
+        # when it began, set against birth, a day of life or another event: 从出生就这样吗, 出生后一直这样吗,
+        # 第几天出现黄染的, 最近出现的吗, 是烧退后出的皮疹还是发热同时出的
+        r"(从|自)(出生|生下来)\S{0,3}(就|开始|一直)|(出生|生下来)(后|以后|之后)?\S{0,2}(就|一直)(这样|有)|第几天\S{0,2}(出现|开始|有)",
+        r"最近\S{0,2}(才|刚)?(出现|开始|有|这样)的(吗|吧|呢|[？?]|$)|(后|同时|之前|以前)\S{0,2}(出|起|长|冒)的\S{0,4}(还是|吗|么|呢|吧)",
     ),
     "duration": (
         r"多久", r"几天了", r"(\d+|[一二两三四五六七八九十半几]+)(天|个?月|年|周|小时|礼拜)了?(吧|吗)", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
@@ -99,7 +107,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "severity": (
         r"疼得(?!更)", r"(有多|多么?|很)(疼|严重|厉害)", r"(?<!更)厉害吗", r"严不严重", r"是否严重", r"严重吗", r"能忍", r"忍受", r"要紧", r"疼醒", r"最(疼|难受|厉害).{0,6}(什么样|怎么样)",
-        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响\S{0,4}(睡|工作|生活|活动|吃|喝|玩|休息)", r"(睡眠|睡觉|吃饭|吃奶|吃东西|喝水|玩)\S{0,4}(受|有)?影响", r"Ｓ\S{0,3}重(吗|不重|吧|么|[？?]|$)", r"疼成什么样", r"下地",
+        r"忍得住", r"平躺|躺平|垫高|高枕|坐着睡|躺不下|(睡|躺)\S{0,6}(得|要|需要|只能)坐(着|起)", r"Ｓ的?(多吗|多不多|重吗|重不重)", r"(严重|厉害)到|疼到(什么|哪|要|得|没法|不能)", r"几分(?!钟)", r"打分", r"程度", r"影响\S{0,4}(睡|工作|生活|活动|吃|喝|玩|休息)", r"(睡眠|睡觉|吃饭|吃奶|吃东西|喝水|玩)\S{0,4}(受|有)?影响", r"Ｓ\S{0,3}重(吗|不重|吧|么|[？?]|$)", r"疼成什么样", r"下地",
     ),
     "radiation": (
         r"放射", r"窜", r"传到", r"牵扯", r"牵涉", r"连着.{0,2}疼", r"往.{0,6}(走|跑|串|传)",
@@ -198,7 +206,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     "vitals": (
         r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
         r"体温(?!计)", r"(最高|最低)\S{0,3}(多少|几度)", r"(烧|热)(得)?多高|几度",
-        r"Ｓ到(过)?\S{0,4}度|[三四]十\S{0,2}度|\d+(\.\d+)?\s*度|(?<!有)多重(?!要)|公斤|几斤|体重多少",
+        r"Ｓ到(过)?\S{0,4}(度|℃)|[三四]十\S{0,2}(度|℃)|\d+(\.\d+)?\s*(度|℃)|(?<!有)多重(?!要)|公斤|几斤|体重多少",
     ),
 }
 
@@ -469,6 +477,7 @@ def learning_units(text: str, parsed: Parsed | None = None) -> list[Unit]:
     if not parsed.topics and not parsed.fuzzy:
         return []  # asks nothing on purpose (an acknowledgement, a photo, a final answer)
     parts = parsed.parts if len(parsed.parts) > 1 else [(text, parsed.topics, False)]
+    parts = [clause for part in parts for clause in _asking_clauses(part)]
     units = []
     for part, rule_topics, carried in parts:
         fuzzy = parsed.fuzzy if len(parts) == 1 else not rule_topics
@@ -481,6 +490,24 @@ def learning_units(text: str, parsed: Parsed | None = None) -> list[Unit]:
         units.append(Unit(topic_model.features(part, rule_topics, fuzzy), rule_topics, vetoed,
                           fixed=rule_topics if carried else None))
     return units
+
+
+def _asking_clauses(part: tuple[str, list[str], bool]) -> list[tuple[str, list[str], bool]]:
+    """A sentence the rules hear several topics in, made of comma-separated clauses that each ask
+    something of their own (咳嗽厉害吗，有没有发热 / 现在咳嗽的厉害吗，服用了哪些药物): one part per
+    clause, each with the rules' reading of it, so the model answers the compound part by part
+    instead of dropping all but its likeliest topic. A list of symptoms (有没有发烧，咳嗽) or a clause
+    that asks nothing alone stays in its sentence."""
+    sentence, rule_topics, carried = part
+    if carried or len(rule_topics) < 2:
+        return [part]
+    clauses = [c for c in re.split(r"[，,]", fold(sentence)) if c.strip("？?。！!；;，, ")]
+    if len(clauses) < 2 or not all(_ASKS.search(c) for c in clauses):
+        return [part]
+    read = [_classify_sentence(c, alone=False).topics for c in clauses]
+    if not all(read) or set().union(*read) - set(rule_topics):
+        return [part]  # a clause heard only with its neighbours, or heard as something the sentence is not
+    return [(c, topics, False) for c, topics in zip(clauses, read, strict=True)]
 
 
 _WEIGHT_CHANGE = re.compile(r"体重\S{0,6}(轻|重|变化|掉|涨|减|增|下降|瘦|胖)|(瘦|胖)了")
@@ -543,7 +570,14 @@ def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[s
     """A short follow-up read with the sentence before it: 来之前吃过药没？管用不？ asks whether the
     treatment helped; 月经怎么样？最后一次是什么时候？ asks the last period."""
     if "treatment" in previous and topics and set(topics) <= {"relief", "course"}:
+        # 吃过药没？管用不？: whether the treatment helped; 咳嗽有没有好转 names the complaint: how it
+        # has gone (course), which the answer to the treatment does not tell
+        if "course" in topics and named_items(sentence)[0]:
+            return ["course"]
         return ["treatment"]
+    if topics == ["past_history"] and set(previous) & {"tests", "treatment"} and not re.search(_PAST_MARK, sentence):
+        # 拍胸片了吗？有气管炎和肺炎吗？: what the test or the doctor found this time, not an old illness
+        return [t for t in ("tests", "treatment") if t in previous][:1]
     habits = [t for t in previous if t in ("smoking", "drinking")]
     if habits and not topics and re.search(r"多少|几|多久|多长|量", sentence):
         return habits  # 喝酒不？一次喝多少？: the amount of the habit just asked
@@ -554,6 +588,10 @@ def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[s
     if previous and set(previous) & {"menstrual", "obstetric"} and topics and set(topics) <= {"onset", "duration", "course"}:
         return [t for t in previous if t in ("menstrual", "obstetric")]
     return topics
+
+
+# a condition asked about the past, not this illness (以前得过肺炎吗, 小时候有没有湿疹, 平时容易喘吗)
+_PAST_MARK = r"以前|之前|上次|那次|当时|小时候?|从小|过去|从前|得过|患过|有过|过吗|史|平时|平常|经常|容易|一直|体质"
 
 
 # what a bare list of symptoms may hold besides the symptoms: 比如说Ｓ、Ｓ等, Ｓ或Ｓ, Ｓ不
@@ -609,8 +647,16 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     asked_marker = r"吗|呢|吧|有没有|是否|有无|得过|患过|以前|小时候?|从小|过去|史|[？?]|(\S)不\1"
     asked_conditions = [c for c in conditions if c in vocab.CONDITIONS] + [
         c for c in re.split(r"[，,；;]", masked) if "Ｃ" in c and re.search(asked_marker, c)]
+    if asked_conditions and "family_history" not in topics and re.search(
+            r"Ｃ的?(多吗|多不多|重吗|重不重|严重吗|严不严重|厉害吗|厉不厉害)", masked) and not re.search(_PAST_MARK, masked):
+        topics.add("severity")  # 宝宝湿疹多吗: how bad the complaint is, not whether it was ever had
+        asked_conditions = []
     if asked_conditions and "family_history" not in topics:
-        topics.add("past_history")
+        if re.search(r"目前|现在|身上|这次|这回|这两天|这几天|最近|还有", masked) and not re.search(_PAST_MARK, masked):
+            topics.add("associated")  # 目前身上有荨麻疹吗: a sign of this illness now, asked yes/no
+            asked_symptoms.extend(c for c in conditions if c not in asked_symptoms)
+        else:
+            topics.add("past_history")
     if (re.search(r"^(还是|就是|那就是|那种|或者)?说?(是|会不会是|是不是|是否是?)\S{0,3}Ｃ\S{0,2}(吗|吧|呢|[？?]|$)|Ｃ\S{0,2}还是\S{0,2}Ｃ", masked)
             or re.search(r"^(还是|那种|那|或者|就是)说?是?[^有得患]{0,3}Ｃ+\S{0,2}(吗|吧|呢|[？?]|$)|Ｂ*炎还是\S{0,3}Ｃ|Ｃ\S{0,3}还是\S{0,3}炎", masked)
             or re.search(r"^(还是|就是)?说?是?\S{0,2}(感冒|病毒感染|细菌感染)(吗|吧|呢|[？?]|$)|(炎症|感染|发炎|Ｃ)\S{0,2}(是吗|对吗|是吧|对吧)[？?]?$", masked)
@@ -652,6 +698,10 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if re.search(r"高烧还是低烧|低烧还是高烧", folded):
         topics, asked_symptoms = {"severity"}, []  # how high the fever runs: how bad (the degrees are vitals)
     topics = _precedence(topics, masked, folded)
+    if topics and not _ASKS.search(folded) and re.search(r"可以|需要|建议|应该|注意|不用|不要|最好|一般|可能会|及时", folded) \
+            and not re.search(r"[？?]|吗|呢|吧|么", folded):
+        # 如果没有脱水的情况可以继续口服药物。: advice, the message asks nothing (no sentence of it asks)
+        topics, asked_symptoms = {"ending"}, []
     if re.search(r"体重|胃口|食欲|起\S{0,2}夜|夜尿", folded) and not topics & {"allergies", "family_history"}:
         topics.add("general")  # masked as a symptom (体重下降, 起几次夜), still the general question
     if "general" in topics and re.search(r"睡(觉|着)(的时候|时|后)?\S{0,2}(是否|有没有|会不会|会|还|也)?Ｓ", masked) \
@@ -785,7 +835,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("treatment" if _regular_medicine(folded) else "medications")
     if "treatment" in topics:
         topics -= {"relief", "ending"}
-    if "associated" in topics and re.search(r"(还有|其他|别的|除了).{0,8}(不舒服|难受|不得劲|不好受|不对劲)", masked):
+    if "associated" in topics and re.search(r"(还有|其他|别的|除了|另外|同时).{0,8}(不舒服|难受|不得劲|不好受|不对劲|症状|表现|情况)", masked):
         topics -= {"chief_complaint", "radiation"}
     if "course" in topics:
         topics -= {"past_history", "triggers", "relief"} if re.search(r"以前|第一次|有没有加重|好转", masked) else set()
@@ -795,6 +845,12 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("obstetric" if child and not re.search(r"生过|怀过|几胎|几个孩子", masked) else "past_history")
     if "menstrual" in topics or "obstetric" in topics:
         topics -= {"onset", "age", "duration"}
+    if "onset" in topics and topics & {"treatment", "tests", "past_history"} and re.search(
+            r"什么时候\S{0,2}(看|做|查|化验|拍|照|出|输|打|住|去|吃的药|用的药)", masked) and not re.search(r"开始|发|起|出现|Ｓ", masked):
+        topics.discard("onset")  # 什么时候看的医生 / 化验结果什么时候出: when the care was, not when the illness began
+    if "associated" not in topics and re.search(r"(刚)?开始的时候\S{0,4}(有没有|是否|有无|有)\S{0,4}Ｓ", masked):
+        topics.discard("onset")
+        topics.add("associated")  # 刚开始的时候有没有发热: a symptom at the start, asked yes/no
     if "course" in topics and re.search(r"以前|一天比一天", masked):
         topics -= {"triggers", "severity"}
     if "vitals" in topics:
@@ -873,11 +929,11 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("treatment")  # 在当地医院查血常规了吗: a test, where it was done
     if "triggers" in topics and re.search(r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)", masked):
         topics.discard("associated")  # 爬两层楼会不会喘: what brings it on
-    if "severity" in topics and re.search(r"平躺|躺平|垫高|高枕|坐着睡|躺不下", masked):
+    if "severity" in topics and re.search(r"平躺|躺平|垫高|高枕|坐着睡|躺不下|(睡|躺)\S{0,6}(得|要|需要|只能)坐(着|起)", masked):
         topics.discard("general")
         if "relief" in topics:
             topics.discard("severity")  # 平躺会舒服点吗: what eases it
-    if "tests" in topics and re.search(r"医生\S{0,4}(查体|听诊|检查|听)", masked):
+    if "tests" in topics and re.search(r"医生[^，。？！；,?!;]{0,4}(查体|听诊|检查|听)", masked):
         topics.discard("treatment")  # 医生查体有说什么异常吗: the examination's findings
     if "tests" in topics and re.search(r"(化验|查|验|常规)\S{0,2}(大便|小便|尿)|(大便|小便|尿)\S{0,2}(常规|化验|检查|培养)", masked):
         topics.discard("general")  # 化验大便: the specimen, not the bowels

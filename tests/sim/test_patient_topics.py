@@ -214,3 +214,39 @@ def test_every_symptom_of_a_yes_no_list_is_heard_even_when_two_mask_alike():
     # 发烧 and 咳嗽 mask alike (two characters each): each clause is read where it stands
     assert classify("有没有发烧，咳嗽？").symptoms == ["发热", "咳嗽"]
     assert set(classify("发烧，咳嗽，流鼻涕，拉肚子不").symptoms) == {"发热", "咳嗽", "流涕", "腹泻"}
+
+
+@pytest.mark.parametrize("question, topics", [
+    # the open question, however it is put (TOPICS.md chief_complaint); 还有什么症状 stays associated
+    ("孩子有哪些症状呢？", ["chief_complaint"]),
+    ("宝宝是什么情况？", ["chief_complaint"]),
+    ("除了发烧还有什么症状？", ["associated"]),
+    ("什么情况下会加重？", ["triggers"]),
+    # when it began, set against birth or a day of life (onset), not how long it has lasted
+    ("从出生就这样吗？", ["onset"]),
+    ("宝宝第几天出现黄染的？", ["onset"]),
+    # when the care was is the care's question, not the illness's onset
+    ("什么时候看的医生？", ["treatment"]),
+    # a symptom at the start asked yes/no; 有没 asks as 有没有 does (有没有没劲 keeps its 没劲)
+    ("刚开始的时候有没发热？", ["associated"]),
+    ("手脚有没有没劲？", ["associated"]),
+    # a condition now, or after a test or a doctor, is this illness's, not past history
+    ("目前身上有荨麻疹吗？", ["associated"]),
+    ("拍胸片了吗？有气管炎和肺炎吗？", ["tests"]),
+    ("以前得过肺炎吗？", ["past_history"]),
+    ("宝宝湿疹多吗？", ["severity"]),
+    # a doctor seen and a test done, asked in one sentence: both
+    ("反复发热一个月，看过医生吗，检查过吗？", ["treatment", "tests"]),
+    # a compound of clauses that each ask: every part heard
+    ("宝宝咳嗽厉害吗，有没有发热？", ["severity", "associated"]),
+    ("现在咳嗽的厉害吗，服用了哪些药物？", ["severity", "treatment"]),
+    # after the medicine, how the named complaint has gone is the course too
+    ("现在还在吃药吗？咳嗽有没有减轻些？", ["treatment", "course"]),
+    ("来之前吃过药没？管用不？", ["treatment"]),
+    # a temperature in ℃ (folded from 度) is a measured value
+    ("还是可以达到39度以上吗？", ["vitals"]),
+    # advice with nothing asked is the visit's ending
+    ("如果没有脱水的情况可以继续口服药物。", ["ending"]),
+])
+def test_topics7_classes(question, topics):
+    assert classify(question).topics == topics, (question, classify(question))

@@ -123,3 +123,16 @@ def test_a_further_topic_the_rules_heard_needs_less():
     assert topic_model.decide(probs, ["general", "character"], {"meta": off}) == {"general"}
     weak = dict.fromkeys(TOPICS, 0.01) | {"general": 0.45, "character": 0.44}
     assert topic_model.decide(weak, ["general", "character"], {"meta": meta}) == {"general"}
+
+
+def test_an_unsure_model_leaves_the_decision_to_the_rules():
+    """Below ``rules_below`` (the model's likeliest topic), the rules' own topics are heard, all of
+    them and only them; above it, or without the key (older weights), the model decides."""
+    meta = {"labels": list(TOPICS), "threshold": 0.5, "extra_threshold": 0.7, "rule_only": [], "rules_below": 0.6}
+    unsure = dict.fromkeys(TOPICS, 0.01) | {"course": 0.55, "general": 0.3, "onset": 0.2}
+    assert topic_model.decide(unsure, ["general", "onset"], {"meta": meta}) == {"general", "onset"}
+    assert topic_model.decide(unsure, ["general", "onset"], {"meta": meta | {"rules_below": 0.0}}) == {"course"}
+    sure = unsure | {"course": 0.8}
+    assert topic_model.decide(sure, ["general", "onset"], {"meta": meta}) == {"course"}
+    # a vetoed rule topic is not brought back by the rules
+    assert topic_model.decide(unsure, ["general", "onset"], {"meta": meta}, vetoed=frozenset({"onset"})) == {"general"}
