@@ -60,14 +60,20 @@ _CLAUSE = re.compile(r"[；;。\n！!，,（）()]")
 _SWITCH = re.compile(r"(?:将|把)?(?P<old>[^，,；;。]{2,20}?)(?:换为|换成|改为|改用|替换为)")
 
 
+# a stop said of what the clause names (自行服用的氨茶碱先停掉, 停用布洛芬): the drug is given up, not advised
+_STOPPED = re.compile(r"停掉|停了|停用|停服|停止(?:使用|服用)?|先停|暂停|不再(?:吃|用|服)|别再(?:吃|用)")
+
+
 def _refused_in(text: str) -> set[str]:
-    """The drugs and procedures a text itself refuses or switches away from, wherever it says so."""
+    """The drugs and procedures a text itself refuses, stops or switches away from, wherever it says so."""
     out: set[str] = set()
     for clause in _CLAUSE.split(text or ""):
         m = _SWITCH.search(clause)
+        stopped = _STOPPED.search(clause) is not None
         for term in case_terms_in(clause, TREATMENT_TYPES):
             hit = find_point(clause, _forms(term))
-            if m is not None and term in case_terms_in(m.group("old"), TREATMENT_TYPES) or not hit.met and hit.negated:
+            if (m is not None and term in case_terms_in(m.group("old"), TREATMENT_TYPES) or stopped
+                    or not hit.met and hit.negated):
                 out.add(term)
     return out
 
@@ -114,9 +120,14 @@ def recommends_any(text: str, advice: str, common: frozenset[str] = frozenset())
         return True
     if any(find_point(text, _forms(t)).met for t in terms):
         return True
+    if any(t in case_terms_in(t, ("procedure",)) for t in terms) and find_point(text, _OPERATION).met:
+        return True  # an operation named another way (Lichtenstein修补, TAPP, 得做手术补上) is the gold's operation
     drugs = {t for t in terms if t in case_terms_in(t, ("drug",))}
     return bool(drugs) and names_a_drug_of(text, drugs) and not refused(text, sorted(drugs))
 
+
+# an operation advised in any words: the case's gold names one technique, a surgeon's answer may name another
+_OPERATION = "手术|修补|切除术|腹腔镜|微创|术式|开刀"
 
 _COMMON: dict[tuple[int, str], frozenset[str]] = {}
 

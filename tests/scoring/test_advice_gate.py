@@ -84,3 +84,19 @@ def test_a_medication_consult_that_suggests_a_safer_drug_is_not_charged_for_inve
     facts = next(s for s in got.scores if s.scorer == "fact_consistency")
     assert facts.value == 1.0, facts.reasons
     assert got.item_score >= 0.9
+
+
+# symptomatic gallstones in a fit adult: the case's gold names one operation
+GALLSTONES = "择期行腹腔镜胆囊切除术；术前低脂饮食；如出现发热、黄疸、持续腹痛立即就诊。"
+# NSAID gastropathy: the gold stops the self-bought ibuprofen and gives a PPI
+NSAID_STOP = "停用自行服用的布洛芬；奥美拉唑 20mg 每日1次口服，疗程4–8周；胃镜复查。"
+
+
+def test_an_operation_named_another_way_is_the_gold_operation_and_refusing_surgery_is_not():
+    assert advice(GALLSTONES, "建议手术把胆囊摘掉，可以约时间住院做微创。") == 1.0
+    assert advice(GALLSTONES, "结石不大，暂时不需要手术，吃点利胆药观察。") == 0.25
+
+
+def test_a_drug_the_answer_stops_is_not_advised_however_the_stop_is_said():
+    assert advice(NSAID_STOP, "之前自己买的布洛芬先停掉；奥美拉唑每天早上吃一粒，吃一个月以上。") == 1.0
+    assert advice(NSAID_STOP, "布洛芬照常吃，加奥美拉唑护胃。") == 0.25
