@@ -15,6 +15,14 @@ from pathlib import Path
 from tests.cli.conftest import REPO
 
 
+def default_sigint() -> None:
+    """^C typed on the pty must reach the child as a user's would, even when the tests themselves run
+    in the background (a shell starts background jobs with SIGINT ignored, and a child inherits that)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A child process on a pty: type lines, wait for text on the screen."""
 
@@ -22,7 +30,7 @@ class Terminal:
         self.master, slave = pty.openpty()
         env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "160", "LINES": "50", "TERM": "xterm"}
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env,
-                                     close_fds=True)
+                                     close_fds=True, preexec_fn=default_sigint)
         os.close(slave)
         self.screen = ""
 

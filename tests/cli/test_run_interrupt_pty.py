@@ -13,6 +13,7 @@ import pytest
 
 from medsim.testing.openai_server import Fault, OpenAIServer
 from tests.cli.test_play_pty import Terminal as _Terminal
+from tests.cli.test_play_pty import default_sigint
 from tests.run.conftest import MCQ
 
 BOUND_S = 30  # an offline run of every bundled item fifty times would take many minutes
@@ -35,6 +36,7 @@ class Terminal(_Terminal):
             import fcntl
             import termios
 
+            default_sigint()
             os.setsid()
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
