@@ -402,12 +402,12 @@ def _negative_test(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 # a finding that is a recorded vital sign read against its threshold (心动过缓 for P 42次/分, 高热 for
 # T 39.2℃): the record states it as a number, not as a word
-_VITAL_FINDINGS: dict[str, tuple[str, int, float, float]] = {
-    # key: (measurement, which value: 0 the first, 1 the diastolic), low, high
-    "心动过缓": ("heart_rate", 0, 0, 60),
-    "心动过速": ("heart_rate", 0, 100.5, 400),
-    "低血压": ("bp", 0, 0, 90),
-    "发热": ("temperature", 0, 37.3, 46),
+_VITAL_FINDINGS: dict[str, tuple[str, float, float]] = {
+    # key: (measurement, low, high), read on its first value (the systolic of a blood pressure)
+    "心动过缓": ("heart_rate", 0, 60),
+    "心动过速": ("heart_rate", 100.5, 400),
+    "低血压": ("bp", 0, 90),
+    "发热": ("temperature", 37.3, 46),
 }
 _FEVER_GRADES = (("高热", 39.0, 46), ("低热", 37.3, 38.0))
 
@@ -416,12 +416,11 @@ def _vital_sign(c: Claim, rec: ClaimIndex) -> Claim | None:
     rule = _VITAL_FINDINGS.get(c.key)
     if rule is None:
         return None
-    name, which, low, high = rule
+    name, low, high = rule
     if c.key == "发热":
         low, high = next(((lo, hi) for word, lo, hi in _FEVER_GRADES if word in c.text), (low, high))
     for r in rec.of("measurement", name):
-        value = r.value if which == 0 else r.value2
-        if value is not None and low <= value < high:
+        if r.value is not None and low <= r.value < high:
             return r
     return None
 
@@ -435,6 +434,14 @@ def _earlier_list_item(c: Claim) -> bool:
     clause = str(c.extra.get("clause_text") or c.extra.get("sentence") or "")
     at = clause.find(c.text)
     return at >= 0 and "家族" in clause[at:] and not _FAMILY_NEXT.match(clause, at + len(c.text))
+
+
+def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
+    """A narrower kind of the claimed finding that the record gives the same owner (便后滴鲜血 for 便血);
+    looked up only when a verdict turns on it, since it walks every recorded finding."""
+    lex = get_lexicon()
+    return next((r for r in rec.of("finding") if r.owner == c.owner and r.polarity == "present"
+                 and r.key != c.key and lex.is_a(r.key, c.key)), None)
 
 
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
@@ -482,10 +489,7 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
         return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
                         f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
-    lex = get_lexicon()
-    kind = next((r for r in rec.of("finding") if r.owner == c.owner and r.polarity == "present"
-                 and r.key != c.key and lex.is_a(r.key, c.key)), None)
-    if agreeing and c.polarity == "absent" and kind is not None:
+    if agreeing and c.polarity == "absent" and (kind := _present_kind(c, rec)) is not None:
         # 无便血 against a record that denies only one form (无黏液脓血便) and gives another (便后滴鲜血)
         return _Verdict("contradicted", kind, f"病历记载有“{rec.text[kind.start:kind.end]}”",
                         f"the record reports {rec.text[kind.start:kind.end]}")
@@ -500,7 +504,7 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if opposite and c.polarity == "present":
         # the record's denial is of one place or form (头面部无皮疹, 无黏液脓血便) and it gives the patient
         # a kind of the finding elsewhere (成簇水疱, 便后滴鲜血): the claim holds
-        if opposite and kind is not None:
+        if (kind := _present_kind(c, rec)) is not None:
             return _Verdict("supported", kind, f"与病历一致：{label}", f"matches the record: {label}")
         # the extractor may have missed a differently worded positive mention (淋巴结可见肿大)
         support = _clause_support(c, rec)
