@@ -12,6 +12,7 @@
     python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
     python bench/eval_patient_questions.py --sample f1     # spent (measured once, 0.750): now training data (topics7)
     python bench/eval_patient_questions.py --sample g1     # the lead's held-out sample G (never read, printed or trained on here)
+    python bench/eval_patient_questions.py --sample h1     # sample H (pool[2750:3050], a new annotator): held out the same way
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
 paediatric consultations. Sample A (300) and B (150) were drawn by tests/sim/data/imcs21/sample.py
@@ -63,13 +64,13 @@ from medsim.sim.topics import TOPICS, classify, classify_rules  # noqa: E402
 DATA = REPO / "tests" / "sim" / "data" / "imcs21"
 DAC = REPO.parent / "shared" / "data" / "ext" / "imcs21"
 NOT_HISTORY = frozenset({"greeting", "ending"})
-SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1", "g1")
+SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1", "g1", "h1")
 # never tuned on: their misses are not printed (B, C, D, E and F are spent: training data now)
-UNTOUCHED = ("g1",)
+UNTOUCHED = ("g1", "h1")
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
-               "f1": (2150, 2450), "g1": (2450, 2750)}
+               "f1": (2150, 2450), "g1": (2450, 2750), "h1": (2750, 3050)}
 
 SYMPTOM = frozenset({"chief_complaint", "onset", "duration", "site", "character", "severity", "radiation", "triggers",
                      "relief", "course", "associated", "vitals", "general"})
@@ -143,7 +144,7 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 def acts(with_b: bool, rules_only: bool = False) -> None:
     # the untouched samples' requests stay out while tuning (B unless --with-b; G always)
     rows = pool()
-    skip_slices = [POOL_SLICES["g1"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [POOL_SLICES["g1"], POOL_SLICES["h1"]] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
