@@ -49,7 +49,7 @@ def score_choice(inp: ScoreInput) -> Score:
     exact = set(original) == set(gold)
     partial = bool(inp.config.get("partial", False)) and len(gold) > 1
     value = 1.0 if exact else (len(inter) / len(union) if partial and union else 0.0)
-    reasons = [f"选择 {''.join(original) or '（无）'}，标准答案 {''.join(gold)}" + ("，正确" if exact else "")]
+    reasons = [_said(display, gold_display, original, gold) + ("，正确" if exact else "")]
     if partial and not exact:
         reasons.append(f"partial credit (Jaccard) {len(inter)}/{len(union)}")
     if len(original) == len(letters or []) and len(gold) < len(original):
@@ -67,6 +67,18 @@ def score_choice(inp: ScoreInput) -> Score:
             "multiple": len(gold) > 1,
         },
     )
+
+
+def _said(display: list[str], gold_display: list[str], original: list[str], gold: list[str]) -> str:
+    """The choice in the letters the model saw (the options are shuffled for it), and the case file's
+    letters beside them where they differ, so a reader of the transcript is not sent to the wrong option."""
+    def letters(xs: list[str]) -> str:
+        return "".join(sorted(xs)) or "（无）"
+
+    seen = f"选择 {letters(display)}，标准答案 {letters(gold_display)}"
+    if letters(display) == letters(original) and letters(gold_display) == letters(gold):
+        return seen
+    return f"{seen}（按显示给模型的选项；题库原序为选择 {letters(original)}，标准答案 {letters(gold)}）"
 
 
 def position_bias(results: Iterable[Score | dict[str, Any]]) -> dict[str, Any]:

@@ -39,6 +39,17 @@ def test_choice_maps_shuffled_display_letters_back():
     assert run("choice", c, transcript(["C"], info={"options_shown": shown})).value == 0.0
 
 
+def test_choice_reason_names_the_letters_the_model_saw():
+    # the model saw 主动脉夹层 (the file's C) as A and chose B (the file's A): the reason a reader checks
+    # against the transcript must say B and A, with the file's letters only beside them
+    c = case(options=OPTS, gold={"choice": "C"})
+    shown = {"A": "C", "B": "A", "C": "B", "D": "D"}
+    s = run("choice", c, transcript(["B"], info={"options_shown": shown}))
+    assert s.reasons[0].startswith("选择 B，标准答案 A（") and "题库原序为选择 A，标准答案 C" in s.reasons[0]
+    unshuffled = run("choice", c, transcript(["C"]))
+    assert unshuffled.reasons[0] == "选择 C，标准答案 C，正确"
+
+
 def test_choice_unparsed_answer_is_zero_with_reason():
     c = case(options=OPTS, gold={"choice": "B"})
     s = run("choice", c, transcript(None, parse_error="no option letter found"))
