@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from cli.console import EXIT_STOPPED, console, err_console, fail
-from cli.patient_calibrate_cmd import ENDPOINT_HINT  # one wording for both calibrations
+from cli.endpoints import ENDPOINT_HINT, check_endpoints
 from cli.safe import safe
 
 app = typer.Typer(no_args_is_help=True)
@@ -57,6 +57,7 @@ def calibrate_command(
              hint=f"pick scenarios with a checklist scorer, e.g. {' '.join(DEFAULT_SCENARIOS)}")
     Store(db)  # a clear error now if --db is not a run store
     model = resolve_model(judge, base_url=base_url, models_file=models_file)
+    check_endpoints([("judge", model)])  # a dead URL is said now, not after minutes of retries
     with Progress(TextColumn("[bold]grading"), BarColumn(bar_width=30), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=json_out) as progress:
         task = progress.add_task("grading", total=None)

@@ -12,11 +12,8 @@ import typer
 from rich.table import Table
 
 from cli.console import EXIT_STOPPED, console, err_console, fail
+from cli.endpoints import ENDPOINT_HINT
 from cli.safe import safe
-
-ENDPOINT_HINT = ("check that the server is up and answering (`curl BASE_URL/models`); a slow or busy server (llama.cpp "
-                 "on a CPU, or other clients in its queue) may need a longer `first_byte_timeout_s` (a long prompt), "
-                 "`idle_timeout_s` or `timeout_s` in its models.yaml entry")
 
 
 def calibrate_command(

@@ -17,7 +17,8 @@ from typing import Annotated
 
 import typer
 
-from cli.console import console, fail
+from cli.console import EXIT_STOPPED, console, fail
+from cli.endpoints import ENDPOINT_HINT
 from cli.safe import safe
 
 app = typer.Typer(no_args_is_help=True)
@@ -90,8 +91,8 @@ def _scenario_and_case(scenario_id: str, case_id: str):
 
 async def _ask(scenario, case, questions: list[str], spec: str, seed: int, fresh: bool, json_out: bool,
                show_opening: bool, base_url: str | None, models_file: str | None) -> None:
+    from medsim.models.base import ModelCallError
     from medsim.sim.patient import make_patient
-    from medsim.sim.transcript import Transcript
 
     resolver = None
     if spec.startswith("llm:"):
@@ -107,6 +108,26 @@ async def _ask(scenario, case, questions: list[str], spec: str, seed: int, fresh
             fail(str(exc), hint="name the model in models.yaml or pass --base-url")
 
     patient = new_patient()
+    if resolver is not None:
+        await _check_patient_endpoint(resolver(spec[4:]))
+    try:
+        await _converse(patient, new_patient, scenario, case, questions, spec, fresh, json_out, show_opening)
+    except ModelCallError as exc:
+        fail(f"the patient model could not be reached: {exc.reason}", hint=ENDPOINT_HINT, code=EXIT_STOPPED)
+
+
+async def _check_patient_endpoint(model) -> None:
+    from medsim.models.preflight import endpoint_problem
+
+    problem = await endpoint_problem(model)
+    if problem:
+        fail(f"patient model {getattr(model, 'name', '')}: {problem}", hint=ENDPOINT_HINT, code=EXIT_STOPPED)
+
+
+async def _converse(patient, new_patient, scenario, case, questions: list[str], spec: str, fresh: bool,
+                    json_out: bool, show_opening: bool) -> None:
+    from medsim.sim.transcript import Transcript
+
     transcript = Transcript(scenario_id=scenario.id, case_id=case.id)
     opening = await patient.opening()
     transcript.add("patient", opening.text)

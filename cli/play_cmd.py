@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import threading
 import time
@@ -18,7 +19,8 @@ from pathlib import Path
 from rich.panel import Panel
 from rich.table import Table
 
-from cli.console import console, fail
+from cli.console import EXIT_FAIL, console, fail
+from cli.endpoints import check_endpoints, service_models
 from cli.safe import plain, safe
 from medsim.sim.transcript import Turn
 
@@ -156,7 +158,10 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
     store = open_store(db)
     services = make_services(config, store, human_io=TerminalIO() if human else None)
     config.limit = None
-    run_id = start_run(store, config, [loaded], {"name": model, "mode": "play", "case": case.id})
+    check_endpoints(service_models(config, services))  # a dead URL is said before the session starts
+    # the run stored for a session plans its one case, so `show-run` reads 1/1, not 1 of the scenario's cases
+    run_id = start_run(store, config, [dataclasses.replace(loaded, cases=[case])],
+                       {"name": model, "mode": "play", "case": case.id})
     s = loaded.scenario
     # No department in the header: in triage and consultation it is part of the graded answer.
     console.print(Panel(f"[bold]{safe(s.name)}[/] ({safe(s.name_en)}) · case {safe(case.id)}"
@@ -193,3 +198,5 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
     else:
         _score_card(record, case)
     console.print(f"saved as run [bold]{safe(run_id)}[/] in {safe(db)}; `medsim report {safe(run_id)} --db {safe(db)}`")
+    if record.error:
+        raise SystemExit(EXIT_FAIL)  # exit 0 is a session that was scored

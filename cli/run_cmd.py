@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.console import EXIT_FAIL, EXIT_STOPPED, EXIT_USAGE, console, err_console, fail
+from cli.endpoints import check_endpoints, service_models
 from cli.safe import safe
 from medsim.store.db import EpisodeRecord, Store
 
@@ -197,7 +198,7 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
         fail("--model human is interactive", hint="use `medsim play SCENARIO --model human`")
     services = make_services(config, store)
     loaded = load_scenarios(config)
-    _check_endpoints(config, services)  # before the run is created: a dead URL leaves nothing behind
+    check_endpoints(service_models(config, services))  # before the run is created: a dead URL leaves nothing behind
     if not resume:
         describe = getattr(services.clinician, "describe", lambda: {"name": config.model})
         run_id = start_run(store, config, loaded, describe(), services)
@@ -249,33 +250,6 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
         err_console.print(f"[red]{failed} of {sum(counts.values())} item(s) failed[/] (recorded with their reasons, not "
                           f"scored); retry them with `{safe(resume_hint)}`")
         raise SystemExit(EXIT_FAIL)
-
-
-def _check_endpoints(config, services) -> None:
-    """One quick look at each endpoint the run will call; a certain failure stops it here."""
-    from medsim.models.config import ConfigError
-    from medsim.models.preflight import endpoint_problem
-
-    judges = services.judge if isinstance(services.judge, list) else [services.judge]
-    models = [("clinician", services.clinician), *(("judge", j) for j in judges if j is not None)]
-    if config.patient.startswith("llm:") and services.resolver:
-        models.append(("patient", services.resolver(config.patient.split(":", 1)[1])))
-
-    async def look() -> list[str]:
-        problems = []
-        for role, model in models:
-            problem = await endpoint_problem(model)
-            if problem:
-                problems.append(f"{role} model {getattr(model, 'name', '')}: {problem}")
-            close = getattr(model, "aclose", None)
-            if close:
-                await close()  # its HTTP client belongs to this short-lived event loop
-        return problems
-
-    problems = asyncio.run(look())
-    if problems:
-        raise ConfigError("; ".join(problems) + ". Check --base-url / models.yaml, that the server is up, "
-                          "and the API key variable.")
 
 
 def _status(run: dict) -> str:
