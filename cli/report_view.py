@@ -61,6 +61,12 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
                 + ("" if overall["dimensions"] == overall["of"] else ", the others unscored")
                 + "; not comparable with a complete run")
         console.print(f"overall {overall['score']:.3f} ({over})")
+    unscored = [f"{d['id']}: {', '.join(d['missing'])}" for d in summary["dimensions"] if d.get("missing")]
+    if unscored:
+        # the taxonomy's dimensions also list scenarios built from outside datasets, which are not bundled
+        console.print("[dim]scenarios the taxonomy lists that this run did not score — "
+                      + safe("; ".join(unscored))
+                      + " (outside datasets such as CMB-Clin, LLMEval-Med and CMExam come in with `medsim import`)[/]")
     for name, sim in summary.get("simulators", {}).items():
         if name == "rule":
             console.print(f"[dim]patient simulator rule: {sim['turns']} turns in {sim['episodes']} episodes[/]")
