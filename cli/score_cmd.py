@@ -66,7 +66,7 @@ def _turns(path: Path | None, value: Any = None) -> list[dict] | None:
 
 def score_command(scenario: str, case_id: str | None, answer: str | None, answers: Path | None,
                   transcript: Path | None, scorer: str | None, as_json: bool) -> None:
-    from medsim.scoring.fixed import FixedAnswerError, score_fixed
+    from medsim.scoring.fixed import FixedAnswerError, check_inputs, score_fixed
 
     if (answer is None) == (answers is None):
         fail("give exactly one of --answer TEXT_OR_JSON (with --case) or --answers FILE.jsonl",
@@ -96,6 +96,8 @@ def score_command(scenario: str, case_id: str | None, answer: str | None, answer
         from cli.errors import UTF8_HINT, not_utf8
 
         fail(not_utf8("stdin" if stream else answers, exc), hint=UTF8_HINT)
+    # every line is checked before any is scored: a bad line 500 is said before 499 results are printed
+    items = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -107,12 +109,17 @@ def score_command(scenario: str, case_id: str | None, answer: str | None, answer
         if not isinstance(row, dict) or "case" not in row or "answer" not in row:
             fail(f"{where}needs at least `case` and `answer`")
         case = _case(loaded, str(row["case"]), where)
-        answer_value = row["answer"] if not isinstance(row["answer"], str) else _parse_answer(row["answer"])
         try:
-            result = score_fixed(loaded.scenario, case, answer_value, turns=_turns(None, row.get("transcript")),
-                                 scorer=row.get("scorer") or scorer, case_pool=loaded.cases)
+            check_inputs(loaded.scenario, row.get("transcript"), row.get("scorer") or scorer)
         except FixedAnswerError as exc:
             fail(f"{where}{exc}")
+        answer_value = row["answer"] if not isinstance(row["answer"], str) else _parse_answer(row["answer"])
+        items.append((number, case, answer_value, row))
+    if not items:
+        fail(f"{answers}: no answers in the file", hint='each line: {"case": "inp-11", "answer": "…"}')
+    for number, case, answer_value, row in items:
+        result = score_fixed(loaded.scenario, case, answer_value, turns=row.get("transcript"),
+                             scorer=row.get("scorer") or scorer, case_pool=loaded.cases)
         print(json.dumps({**result.to_dict(), "line": number}, ensure_ascii=False))
 
 

@@ -55,6 +55,23 @@ def answer_text(answer: Any) -> str:
     return "" if answer is None else str(answer)
 
 
+def check_inputs(scenario: Scenario, turns: Any = None, scorer: str | None = None) -> None:
+    """Raise FixedAnswerError for what score_fixed would refuse (an unknown scorer, a transcript that
+    is not a list of {speaker, text} turns), so a batch can be checked before any of it is scored."""
+    if scorer and scorer not in [ref.name for ref in scenario.scoring]:
+        raise FixedAnswerError(f"scenario {scenario.id} has no scorer {scorer!r}; it uses "
+                               + ", ".join(ref.name for ref in scenario.scoring))
+    if turns is None:
+        return
+    if not isinstance(turns, list):
+        raise FixedAnswerError("the transcript must be a JSON list of {speaker, text} turns")
+    for i, turn in enumerate(turns):
+        speaker = turn.get("speaker") if isinstance(turn, dict) else None
+        if speaker not in SPEAKERS or not isinstance(turn.get("text"), str):
+            raise FixedAnswerError(f"transcript turn {i + 1}: needs a speaker ({' | '.join(SPEAKERS)}) and a "
+                                   f"text, got {turn!r}")
+
+
 def fixed_transcript(scenario: Scenario, case: Case, answer: Any,
                      turns: list[dict[str, Any]] | None = None) -> Transcript:
     """The transcript an episode would have left had the clinician ended with ``answer``."""
@@ -66,12 +83,9 @@ def fixed_transcript(scenario: Scenario, case: Case, answer: Any,
     if case.steps:
         t.info["steps_shown"] = list(range(len(case.steps)))
     if turns:
-        for i, turn in enumerate(turns):
-            speaker = turn.get("speaker") if isinstance(turn, dict) else None
-            if speaker not in SPEAKERS or not isinstance(turn.get("text"), str):
-                raise FixedAnswerError(f"transcript turn {i + 1}: needs a speaker ({' | '.join(SPEAKERS)}) and a "
-                                       f"text, got {turn!r}")
-            t.add(speaker, turn["text"])
+        check_inputs(scenario, turns)
+        for turn in turns:
+            t.add(turn["speaker"], turn["text"])
     elif scenario.kind == "dialogue":
         if case.probe and case.probe.utterance:
             # the probe is said at the patient's at_turn-th message: earlier turns stand in as
@@ -121,9 +135,7 @@ def score_fixed(scenario: Scenario, case: Case, answer: Any, *, turns: list[dict
     """Score ``answer`` (text, or a JSON object/list) for ``case`` with the scenario's scorers;
     ``case_pool`` is the scenario's cases (how specific each gold element is to its case)."""
     services = {**(services or {}), "case_pool": case_pool or [case]}
-    if scorer and scorer not in [ref.name for ref in scenario.scoring]:
-        raise FixedAnswerError(f"scenario {scenario.id} has no scorer {scorer!r}; it uses "
-                               + ", ".join(ref.name for ref in scenario.scoring))
+    check_inputs(scenario, scorer=scorer)
     transcript = fixed_transcript(scenario, case, answer, turns)
     scores = asyncio.run(_run(scenario, case, transcript, scorer, services, bool(turns)))
     refs = [r for r in scenario.scoring if (not scorer or r.name == scorer) and any(s.scorer == r.name for s in scores)]

@@ -1,0 +1,52 @@
+"""`medsim score`: a scenario's scorers on fixed answers, one answer or a JSON Lines batch, no model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.inproc import medsim
+
+
+def test_one_answer_scores_right_side_full_and_wrong_side_zero() -> None:
+    right = medsim("score", "diagnosis", "--case", "inp-11", "--answer", '{"diagnosis": "右肺上叶恶性肿瘤"}', "--json")
+    wrong = medsim("score", "diagnosis", "--case", "inp-11", "--answer", '{"diagnosis": "左肺上叶中央型肺癌"}', "--json")
+    assert right.returncode == 0 and wrong.returncode == 0, right.stderr + wrong.stderr
+    assert json.loads(right.stdout)["item_score"] == 1.0
+    assert json.loads(wrong.stdout)["item_score"] == 0.0
+
+
+def test_a_batch_gives_one_result_a_line_with_its_line_number(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("\n".join([
+        json.dumps({"case": "inp-11", "answer": {"diagnosis": "右肺上叶恶性肿瘤"}}, ensure_ascii=False),
+        "",
+        json.dumps({"case": "inp-11", "answer": '{"diagnosis": "左肺上叶中央型肺癌"}', "scorer": "diagnosis_match"},
+                   ensure_ascii=False),
+    ]), encoding="utf-8")
+    result = medsim("score", "diagnosis", "--answers", str(answers))
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["item_score"]) for r in rows] == [(1, 1.0), (3, 0.0)]
+    assert set(rows[1]["scores"]) == {"diagnosis_match"}  # the line's own scorer
+
+
+def test_a_bad_line_anywhere_is_said_before_anything_is_scored(tmp_path: Path) -> None:
+    good = json.dumps({"case": "inp-11", "answer": {"diagnosis": "右肺上叶恶性肿瘤"}}, ensure_ascii=False)
+    for bad, said in ((json.dumps({"case": "nope-99", "answer": "x"}), "a.jsonl:3: no case 'nope-99'"),
+                      ('{"case": "inp-11", "answer": ', "a.jsonl:3: not a JSON object"),
+                      (json.dumps({"case": "inp-11", "answer": "x", "scorer": "nosuch"}), "has no scorer 'nosuch'"),
+                      (json.dumps({"case": "inp-11", "answer": "x", "transcript": [{"who": "patient"}]}),
+                       "transcript turn 1: needs a speaker")):
+        answers = tmp_path / "a.jsonl"
+        answers.write_text("\n".join([good, good, bad, good]), encoding="utf-8")
+        result = medsim("score", "diagnosis", "--answers", str(answers))
+        assert result.returncode == 2 and said in result.stderr, (bad, result.stderr)
+        assert result.stdout == "", "no result is printed when a later line is bad"
+
+
+def test_a_file_with_no_answers_is_an_error(tmp_path: Path) -> None:
+    answers = tmp_path / "empty.jsonl"
+    answers.write_text("\n\n", encoding="utf-8")
+    result = medsim("score", "diagnosis", "--answers", str(answers))
+    assert result.returncode == 2 and "no answers in the file" in result.stderr
