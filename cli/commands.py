@@ -102,12 +102,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command("check")
     def check(
-        case: Annotated[str, typer.Option("--case", help="A bundled case id, a case file, or a plain-text 病历")],
+        case: Annotated[str, typer.Option("--case", help="A bundled case id, a case file (FILE#id), or a plain-text 病历 file")],
         text: Annotated[Path, typer.Option("--text", help="The text to check (a file, or - for stdin)")],
         json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
         scenario: Annotated[str | None, typer.Option(help="Look the case id up in this scenario")] = None,
     ) -> None:
-        """Check a text against a case record: supported, contradicted, value mismatch, unsupported."""
+        """Check a text against a case record: supported, contradicted, value mismatch, unsupported.
+
+        Exits 1 when any finding is a problem (a claim contradicted, a wrong value, a claim the record
+        does not hold, a key fact left out), 0 when there is none."""
         from cli.check_cmd import check_command
 
         check_command(case, str(text), json_out, scenario)
