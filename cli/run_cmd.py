@@ -307,6 +307,10 @@ def show_run_command(run_id: str | None, db: Path, taxonomy: str, items: bool = 
         fail(f"no runs in {db}", hint="run `medsim run ... --db PATH` first")
     run = store.get_run(run_id)
     config = run["config"]
+    scenarios_of_run = config.get("scenarios", [])
+    if scenario is not None and scenario not in scenarios_of_run:
+        fail(f"run {run['id']} has no scenario {scenario!r}",
+             hint=f"its scenarios: {', '.join(scenarios_of_run) or '—'}", code=EXIT_USAGE)
     console.print(f"[bold]{safe(run['id'])}[/]  model {safe(run['model'])}  status {safe(_status(run))}  "
                   f"medsim {safe(run['medsim_version'])}")
     console.print(f"scenarios: {safe(', '.join(config.get('scenarios', [])))}; patient {safe(config.get('patient'))}; "

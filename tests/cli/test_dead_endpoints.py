@@ -49,3 +49,5 @@ def test_a_session_whose_model_fails_exits_1_and_plans_its_one_case(tmp_path: Pa
     assert "the episode ended with an error" in result.stdout
     shown = run_medsim("show-run", "--db", str(db))
     assert shown.returncode == 0 and "0/1" in shown.stdout, shown.stdout
+    unknown = run_medsim("show-run", "--db", str(db), "--scenario", "nosuch", "--items")
+    assert unknown.returncode == 2 and "has no scenario 'nosuch'" in unknown.stderr and "its scenarios: triage" in unknown.stderr
