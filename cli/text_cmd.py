@@ -87,22 +87,33 @@ def _backend_guard(fn, *args):
 
 
 @app.command("seg")
-def seg(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba") -> None:
+def seg(file: FileArg = "-", json_out: JsonOpt = False, backend: BackendOpt = "jieba", lines: LinesOpt = False) -> None:
     """Segment a text; doses, lab values, vitals, dates and durations stay whole."""
     from medsim.text import tokenize
 
-    text = _read(file)
-    tokens = _backend_guard(tokenize, text, backend)
-    if json_out:
-        _print_json([{"text": t.text, "start": t.start, "end": t.end, "kind": t.kind, "norm": t.norm} for t in tokens])
+    if lines:
+        _lines(file, backend, _seg_rows)
         return
+    text = _read(file)
+    if json_out:
+        _print_json(_backend_guard(_seg_rows, text, backend))
+        return
+    tokens = _backend_guard(tokenize, text, backend)
     from rich.table import Table
 
-    table = Table("token", "kind", "start", "end", title=f"{len(tokens)} tokens ({_esc(backend)})")
+    shown = sum(1 for t in tokens if t.kind != "punct")
+    table = Table("token", "kind", "start", "end",
+                  title=f"{shown} tokens ({_esc(backend)}; punctuation not listed, --json has it)")
     for t in tokens:
         if t.kind != "punct":
             table.add_row(_esc(t.text), t.kind, str(t.start), str(t.end))
     _console().print(table)
+
+
+def _seg_rows(text: str, backend: str) -> list[dict]:
+    from medsim.text import tokenize
+
+    return [{"text": t.text, "start": t.start, "end": t.end, "kind": t.kind, "norm": t.norm} for t in tokenize(text, backend)]
 
 
 def _entity_dict(e) -> dict:

@@ -129,3 +129,12 @@ def test_lines_mode_bad_byte_is_exit_2(tmp_path):
     p.write_bytes("咳嗽\n".encode() + b"\xff\xfe\n")
     res = runner.invoke(app, ["neg", str(p), "--lines"])
     assert res.exit_code == 2 and f"{p}:2:1: byte 0xff is not UTF-8" in res.output
+
+
+def test_seg_lines_keeps_quantities_whole_per_line():
+    res = runner.invoke(app, ["seg", "-", "--lines"], input="血压150/90mmHg\n\n阿莫西林0.5g tid\n")
+    assert res.exit_code == 0
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and rows[1] == []
+    assert {"text": "150/90mmHg", "start": 2, "end": 12} == {k: rows[0][1][k] for k in ("text", "start", "end")}
+    assert "0.5g" in [t["text"] for t in rows[2]]
