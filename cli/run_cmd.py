@@ -140,6 +140,7 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
         resume_changes,
         run_notes,
         start_run,
+        warm_up,
     )
 
     for flag, value in (("--concurrency", concurrency), ("--repeats", repeats), ("--limit", limit),
@@ -199,6 +200,11 @@ def run_command(scenarios: list[str], *, model: str | None, base_url: str | None
     services = make_services(config, store)
     loaded = load_scenarios(config)
     check_endpoints(service_models(config, services))  # before the run is created: a dead URL leaves nothing behind
+    try:
+        warm_up(loaded)  # before the run is created, outside the event loop: Ctrl-C here is instant
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted[/] before the run started: nothing was created or saved")
+        raise SystemExit(EXIT_INTERRUPTED) from None
     if not resume:
         describe = getattr(services.clinician, "describe", lambda: {"name": config.model})
         run_id = start_run(store, config, loaded, describe(), services)

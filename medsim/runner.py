@@ -296,6 +296,21 @@ def endpoints_used(config: RunConfig, services: Services) -> dict[str, Any]:
     return out
 
 
+def warm_up(loaded: list[LoadedScenario]) -> None:
+    """Load what the first items would otherwise load inside the event loop (the segmenter's
+    dictionary, the lexicon's patterns, the topic model): seconds of work during which the loop
+    cannot act on Ctrl-C. Done before the loop starts, where Ctrl-C interrupts at once."""
+    from medsim.text import analyze
+    from medsim.text.match import concepts_in
+
+    analyze("患者无发热，咳嗽3天，左下肢肿痛，服用阿司匹林100mg qd。")
+    concepts_in("阿司匹林")
+    if any(item.scenario.kind == "dialogue" for item in loaded):
+        from medsim.sim.topics import classify
+
+        classify("哪里不舒服？抽烟吗？")
+
+
 def start_run(store: Store, config: RunConfig, loaded: list[LoadedScenario], model_description: dict,
               services: Services | None = None) -> str:
     run_id = new_run_id()

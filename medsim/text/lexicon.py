@@ -134,7 +134,19 @@ class Lexicon:
         canon = self.canonical(term)
         if canon is None:
             return []
-        return [self._surface_text[k] for k, (c, _) in self.entries.items() if c == canon]
+        return list(self._alias_index().get(canon, ()))
+
+    def _alias_index(self) -> dict[str, list[str]]:
+        """canonical → its surface forms, in entry order; built on first use and again if entries grew
+        (one pass instead of a scan of every entry per call: the concept pattern asks for thousands)."""
+        built = getattr(self, "_aliases", None)
+        if built is None or built[0] != len(self.entries):
+            index: dict[str, list[str]] = {}
+            for k, (c, _) in self.entries.items():
+                index.setdefault(c, []).append(self._surface_text[k])
+            built = (len(self.entries), index)
+            self._aliases = built
+        return built[1]
 
     def lay_terms_for(self, standard: str) -> list[str]:
         """Lay phrases a patient might use for a standard term (empty if none known)."""
