@@ -102,7 +102,8 @@ def rule_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -
             asked = bool(_ASKS.search(text))
             for f in found:
                 clause_end = _clause_end(text, f.end)
-                in_question = asked and bool(_ASKS.search(text[f.start : clause_end + 1]))
+                # the clause asks, by a question word before the finding (有没有粘液【血丝】) or after it
+                in_question = asked and bool(_ASKS.search(text[_clause_start(text, f.start) : clause_end + 1]))
                 if in_question and f.polarity == "present" and (
                         _PRESUPPOSED_AFTER.match(text, f.end) or _PRESUPPOSED_BEFORE.search(text, max(0, f.start - 4), f.start)):
                     f.cue = "presupposed"

@@ -78,7 +78,7 @@ _WH = re.compile(r"怎么|咋|什么|多久|哪|吗|么|呢|嘛")
 # an effect named after its asked cause (是不是受凉引起的腹泻): the hedge stops at the causal verb
 _CAUSED = re.compile(r"引起的?|导致的?|造成的?|所致的?|诱发的?")
 # a hedge word that is only part of another word (主要是 / 需要是 / 只要是 hold 要是): not a cue
-_INSIDE_WORD = {"要是": "主需只还就总"}
+_INSIDE_WORD = {"要是": "主需只还就总", "怕": "不可哪"}
 _EDGE = set("，。；！？、：:,;!? \n")  # a question mark hedges the whole clause before it
 
 
@@ -330,8 +330,9 @@ class FindingContext:
             # 不是膝关节痛的合适止痛药 / 不符合“急性胃肠炎”的诊断: the copula denies the noun the finding
             # qualifies; 未抗凝房颤 / 未规律治疗高血压: the action is what is missing, not the disease
             best_pre = None
-        if best_pre is not None and best_pre.kind == "unc_pre" and _CAUSED.search(text, best_pre.end, e.nstart):
-            best_pre = None  # 是不是消化不好引起的腹泻: the cause is asked, the diarrhoea is there
+        caused = _CAUSED.search(text, best_pre.end, e.nstart) if best_pre is not None else None
+        if best_pre is not None and best_pre.kind == "unc_pre" and caused and caused.start() > best_pre.end:
+            best_pre = None  # 是不是消化不好引起的腹泻: the cause is asked, the diarrhoea is there (怕引起肺炎: no cause named, the worry is the pneumonia)
         ents, starts = self.findings_ents, self.ent_starts
         clause_ents = ents[bisect_left(starts, e.nstart) : bisect_left(starts, ce)]
         post = _post_cue(text, e, clause_ents, cues[lo:hi], ce)

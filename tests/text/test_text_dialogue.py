@@ -150,3 +150,12 @@ def test_why_features_name_the_reason_a_mention_is_uncertain():
     assert "whyr=q_self" in why("是拉肚子吗", "拉肚子")
     assert "whyr=q_how" in why("大便带血怎么办", "大便带血")
     assert not any(f.startswith("why=") for f in why("宝宝咳嗽三天了", "咳嗽"))
+
+
+def test_a_question_word_before_the_finding_in_its_clause_takes_the_answer():
+    # 有没有 heads the clause, no question mark after the finding: the answer still decides
+    turns = _turns(("doctor", "大便有没有粘液或者血丝", "血丝"), ("patient", "没有", None))
+    assert rule_dialogue(turns)[0][0].polarity == "absent"
+    # a finding in an earlier clause of the sentence is not what was asked
+    told = _turns(("doctor", "宝宝咳嗽两天了，有痰吗？", "咳嗽"), ("patient", "没有", None))
+    assert rule_dialogue(told)[0][0].polarity == "present"

@@ -117,3 +117,32 @@ def test_lexicon_terms_holding_a_negation_keep_their_meaning():
 @pytest.mark.parametrize("text", ["患者未服用美托洛尔。", "没有吃退烧药", "近期未服用非甾体抗炎药"])
 def test_a_verb_between_negation_and_drug_stays_in_scope(text):
     assert [f.polarity for f in analyze(text).findings if f.type == "drug"] == ["absent"]
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [("不考虑是肺炎", "肺炎"), ("暂不考虑川崎病", "川崎病"), ("肺炎排除了", "肺炎"), ("川崎病已经排除", "川崎病"),
+     ("基本排除肺炎", "肺炎")],
+)
+def test_a_diagnosis_ruled_out_before_or_after_it_is_absent(text, term):
+    f = _f(text)[term]
+    assert f.polarity == "absent", (text, f.polarity, f.cue)
+
+
+def test_considering_and_not_excluding_stay_uncertain():
+    assert _f("考虑是肺炎")["肺炎"].polarity == "uncertain"
+    assert _f("不能排除肺炎")["肺炎"].polarity == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [("怕他发烧", "发热"), ("我怕引起肺炎", "肺炎"), ("不知道是不是过敏", "过敏反应"), ("不知道会不会是肺炎", "肺炎")],
+)
+def test_worry_and_not_knowing_whether_are_uncertain_not_absent(text, term):
+    f = _f(text)[term]
+    assert f.polarity == "uncertain", (text, f.polarity, f.cue)
+
+
+def test_a_named_cause_still_leaves_its_effect_present_and_fear_of_cold_is_a_finding():
+    assert _f("是不是受凉引起的腹泻")["腹泻"].polarity == "present"
+    assert [f.polarity for f in analyze("宝宝怕冷").findings] == ["present"]
