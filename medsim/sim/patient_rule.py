@@ -153,7 +153,8 @@ _GENERAL = (
                 r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
-    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"), re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"), ""),
+    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
+     re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
@@ -253,7 +254,7 @@ class RulePatient:
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
         pieces += self._drugs_not_taken(question)
-        pieces = self._about_question(pieces, parsed, question)
+        pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
         pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
@@ -531,7 +532,9 @@ class RulePatient:
                 return [_Piece("这是头一回怀孕，以前没怀过", "menstrual_obstetric_history", ("first pregnancy",))]
             if "obstetric" in parsed.topics and not parsed.conditions and not _OPEN_ILLNESS_Q.search(question):
                 return []  # 以前生过孩子没有: the births are the obstetric answer's
-            return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
+            got = self._from_field("past_history", lambda: self._past(question, parsed.conditions))
+            # 以前腰疼过没有, heard as course too: its 以前没这样过 says it once
+            return [p for p in got if not (p.default and {"course", "duration"} & set(parsed.topics))]
         if topic == "family_history":
             return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
         if topic == "allergies":
@@ -887,6 +890,9 @@ class RulePatient:
             # mood is the personal history's (近1年工作压力大), not a trigger in the story
             clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
+            if name == "appetite" and not _GENERAL[1][1].search(question):
+                # 平素饮水少 answers 水喝得多不多, not 胃口怎么样
+                clauses = [c for c in clauses if not re.search(r"喝水|饮水", c) or re.search(r"食|饭|吃|纳|奶", c)]
             if clauses:
                 # the clauses that say what was asked first (大便里有没有血、黏液: 无黏液脓血)
                 asked_grams = _content_grams(_ASK_NOISE.sub("|", question))
@@ -922,7 +928,11 @@ class RulePatient:
         return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")
 
     def _symptom(self, symptom: str) -> _Piece:
-        lay_name = vocab.SYMPTOMS.get(symptom, (symptom, ()))[0]
+        # a finding with no lay name of its own (嗳气, 饮水呛咳) is said through the word table, never as charted
+        # (a lay form that is itself an amount, 尿里泡沫多, would be denied as 没有尿里泡沫多: the term stays)
+        said = lay.clause_to_lay(symptom)
+        lay_name = vocab.SYMPTOMS.get(symptom, (None, ()))[0] or (said if said and not re.search(r"[多少]$", said)
+                                                                 else symptom)
         for field in ("hpi", "chief_complaint"):
             if not self.policy.allowed(field):
                 continue
@@ -1113,6 +1123,14 @@ class RulePatient:
             adult = self.case.demographics is not None and self.case.demographics.age_years >= 18
             pieces += self._from("past_history", shots, 2) or self._default(
                 "这些疫苗好像没打过" if adult else "疫苗都按时打了")
+        from medsim.sim.topics import _symptom_canon
+
+        if not pieces and not _OPEN_ILLNESS_Q.search(question) and any(
+                t in _symptom_canon() for t, _, _ in textlink.find_terms(question)):
+            # 以前吐过血没有 / 以前有没有胃疼、反酸: symptoms asked of the past are answered from the past
+            # clauses about them, never with the whole section (its blood pressure and all)
+            about = [c for c in clauses if len(gist.shared(question, c + self._say(c))) >= 2]
+            return self._from("past_history", about, 2) or self._default("以前没有过这种情况")
         open_q = _OPEN_PAST_Q.search(question) if not conditions else _OPEN_ILLNESS_Q.search(question)
         if not pieces or (open_q and (_OPEN_ILLNESS_Q.search(question)
                                       or not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question)))):
@@ -1634,7 +1652,7 @@ def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
                "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "起夜多": "晚上不怎么起夜", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
-               "老想上厕所": "不老想上厕所",
+               "老想上厕所": "不老想上厕所", "喝水呛": "喝水不呛",
                "躺不平": "能平躺着睡", "半夜憋醒": "夜里没憋醒过", "尿裤子": "没尿裤子", "站不稳": "站得稳",
                "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
@@ -1797,6 +1815,19 @@ _DEFAULT_CUES = {
     "severity": re.compile(r"厉害|严重|几分|打分|多疼|疼得|受不了|忍|程度|影响|重不重|多重"),
     "associated": re.compile(r"别的|其他|其它|还有|另外|哪里不舒服|哪儿不舒服|什么不舒服|不得劲|伴|同时|症状"),
 }
+
+
+# a general stock line (吃饭还行) beside record content is said only when its own item is asked: 吃饭喝水呛不呛
+# and 吐的里头有没有吃的东西 name eating but do not ask about appetite
+_STOCK_ASKED = {
+    _GENERAL[0][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
+    _GENERAL[2][3]: re.compile(r"睡(觉|眠|得|不着|着|好)|失眠"),
+}
+
+
+def _without_unasked_stock(pieces: list[_Piece], question: str) -> list[_Piece]:
+    return [p for p in pieces if not (p.default and p.text in _STOCK_ASKED and not _STOCK_ASKED[p.text].search(question)
+                                      and any(q.content and "general" not in q.keys for q in pieces))] or pieces
 
 
 def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:

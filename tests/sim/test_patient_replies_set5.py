@@ -1,0 +1,85 @@
+"""Reply classes a physician faulted on reply check set 5 (tests/sim/data/reply_check5_verdicts_after.jsonl):
+chart wording in lay speech, a neighbouring topic's stock line beside the answer, a detail the record
+holds not found, a whole section told for one question, and compound questions answered in part."""
+
+from __future__ import annotations
+
+import re
+
+from medsim.scenario.registry import get_scenario
+from medsim.sim import lay
+from medsim.sim.patient_rule import RulePatient
+
+
+def ask(scenario: str, case_id: str, question: str) -> str:
+    loaded = get_scenario(scenario)
+    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
+    p.opening_sync()
+    return p.reply_sync(question).text
+
+
+def test_amounts_of_what_the_body_put_out_are_said_as_people_guess_them():
+    # nobody weighs stool or measures vomited blood: grams and mL become words, the size kept
+    assert "g" not in lay.clause_to_lay("量约300g") and "多" in lay.clause_to_lay("量约300g")
+    said = lay.clause_to_lay("总量约600mL")
+    assert "mL" not in said and "毫升" not in said and "一大碗" in said
+    assert "一点" in lay.clause_to_lay("咯血约20ml")
+    # what one drinks and a dose keep their figures
+    assert "3000" in lay.clause_to_lay("每日饮水约3000mL")
+    assert "0.5g" in lay.clause_to_lay("二甲双胍0.5g每日三次")
+
+
+def test_chart_forms_are_said_in_lay_words():
+    cases = {
+        "乙型肝炎病史20年": ("乙肝", "20年", "得"),
+        "高血压病史10年": ("高血压", "10年", "得"),
+        "量、色如常": ("跟平时一样",),
+        "已放置宫内节育器": ("环",),
+        "咳黄脓痰，量中等": ("不多不少",),
+        "铝碳酸镁咀嚼片 按需": ("铝碳酸镁", "的时候"),
+        "酸水反流至咽部": ("嗓子",),
+        "3小时前呕鲜红色血2次": ("吐了2次", "鲜红"),
+        "饭后即躺下": ("吃完饭就躺",),
+    }
+    for clause, wanted in cases.items():
+        said = lay.clause_to_lay(clause, literacy="low")
+        assert all(w in said for w in wanted), (clause, said)
+        assert not re.search(r"病史|如常|放置|按需|反流至|呕|即|病\d|等$", said), (clause, said)
+    assert lay.clause_to_lay("无腹泻、尿道炎病史").endswith("尿道炎")  # not 尿道炎病
+    assert "没有" in lay.clause_to_lay("活动时无胸闷") and "无力" in lay.clause_to_lay("活动后无力")
+
+
+def test_a_finding_with_no_lay_name_is_denied_in_lay_words():
+    reply = ask("consultation", "con-006", "打嗝多吗？")  # 无嗳气 in the record
+    assert "嗳气" not in reply and "嗝" in reply and reply.startswith("没")
+    assert "呛咳" not in ask("diagnosis", "inp-23", "平时喝水呛不呛？")
+
+
+def test_no_appetite_stock_line_beside_a_question_that_only_names_eating():
+    # 吃饭喝水呛不呛 asks about choking, 吐的里头有没有吃的东西 about the vomit: not about appetite
+    assert "胃口" not in ask("diagnosis", "inp-23", "平时吃饭喝水呛不呛？")
+    assert "胃口" not in ask("triage", "tri-012", "吐出来的是鲜红的，还是暗红、咖啡色的？里头有没有血块或者吃的东西？")
+    # asked about appetite itself, it is told (nausea in the record: not the stock line)
+    assert "吃" in ask("diagnosis", "inp-43", "最近胃口、睡觉怎么样？")
+    assert "吃饭" in ask("consultation", "con-006", "最近吃饭、睡觉怎么样？")
+
+
+def test_how_much_one_drinks_is_told_from_the_personal_history():
+    reply = ask("diagnosis", "inp-43", "平时水喝得多不多？一天大概喝几杯？")  # 平素饮水少
+    assert "喝水少" in reply and "没太听明白" not in reply
+
+
+def test_symptoms_asked_of_the_past_are_not_answered_with_the_whole_section():
+    reply = ask("triage", "tri-012", "以前吐过血、拉过黑便没有？")  # 否认消化道出血史
+    assert "110/70" not in reply and "肝硬化" not in reply and "以前没" in reply
+
+
+def test_compound_questions_hear_every_finding_named():
+    reply = ask("consultation", "con-024", "眼睛干、嘴干吗？")  # 无口干眼干
+    assert "眼" in reply and ("口干" in reply or "嘴干" in reply) and "没" in reply
+    reply = ask("consultation", "con-024", "晒太阳起不起疹子？掉头发多不多？")  # 无光过敏、脱发
+    assert "晒" in reply and "头发" in reply and "没" in reply
+    reply = ask("consultation", "con-006", "咽东西噎不噎？咽的时候疼不疼？")  # 无吞咽困难、吞咽痛
+    assert "没" in reply and "烧心" not in reply and "火辣辣" not in reply
+    reply = ask("triage", "tri-012", "平时刷牙出血、鼻子出血吗？身上碰一下容易青吗？")
+    assert "牙" in reply and "鼻" in reply and "青" in reply
