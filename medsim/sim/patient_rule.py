@@ -57,6 +57,10 @@ _DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|�
 _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 # a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
+# how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
+_JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
+_LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
+_SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
@@ -106,6 +110,9 @@ _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+�
 _OXYGEN_Q = re.compile(r"吸氧|制氧|氧气")
 _DRUG_TAKEN = re.compile(r"(口服|服用|自服|含服|静滴|输液|吃了?)\S*药|药物")
 _SELF_MED = re.compile(r"自用|自服|自行|(时|后)(自己)?(服|用|吃|含|喷)|需要时|必要时|prn", re.IGNORECASE)
+# a list entry taken now and then for the complaint (间断口服双氯芬酸钠止痛, 铝碳酸镁 按需): what 吃过什么药没有
+# asks — that entry, not the regular ones beside it
+_NOW_AND_THEN = re.compile(r"间断|偶尔|按需|止痛|止疼")
 _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|就诊|门诊|复查|随访")
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
 _TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
@@ -525,6 +532,8 @@ class RulePatient:
         if topic == "general" and len(parsed.topics) > 1 and not _LAST_MEAL_Q.search(question) \
                 and not any(g[1].search(question) for g in _GENERAL):
             return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
+        if topic == "duration" and "occupation" in parsed.topics and _JOB_YEARS_Q.search(question):
+            return []  # 干了多少年了, of the job: the illness's duration is no answer
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
@@ -643,6 +652,18 @@ class RulePatient:
             return [p for p in self._course(re.sub(r"几分钟|多久|多长时间", "", question)) if p.content or p.default]
         if re.search(r"每次|一次|每回|持续", question):
             pieces += self._from("hpi", self._hpi_with(re.compile(r"每次|持续(约|\d)|数秒|数分钟|\d+分钟"), denials=False), 2)
+        if not pieces and _LASTS_Q.search(question):
+            # 手发僵要多长时间才能活动开: how long a thing lasts, from the clause that says what the question
+            # names (晨起手指僵硬…持续1个多小时才能缓解), not how long the illness has gone on
+            common = gist.content_chars(self.text("chief_complaint"))
+            spans = [(len(gist.shared(question, "".join(u) + self._say_unit(u), ignore=common)), u)
+                     for c, u in self.units.items() if self._fields.get(c) == "hpi" and any(_SPAN_C.search(x) for x in u)]
+            best = max((n for n, _ in spans), default=0)
+            if best >= 2:
+                unit = next(u for n, u in spans if n == best)
+                return [_Piece(self._say_unit(unit), "hpi", unit)]
+            if re.search(r"每次|一次|每回|每一回", question):
+                return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
         other = [t for t in named if t not in self.cc_terms and t != "疼痛"]
         if other:  # 咳嗽几天了, when the complaint is something else
@@ -861,6 +882,11 @@ class RulePatient:
         meds = self.text("medications")
         if meds and (_ACUTE_MED.search(meds) or _SELF_MED.search(meds)):
             pieces += self._from("medications", self._clauses("medications"), 3)
+        elif meds and _NOW_AND_THEN.search(meds):
+            # a drug the story already tells (自服铝碳酸镁) is not told twice from the list
+            told = "".join(s for p in pieces for s in p.sources)
+            pieces += self._from("medications", [c for c in self._clauses("medications") if _NOW_AND_THEN.search(c)
+                                                 and not any(d in told for d in drugs_in(c))], 2)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
         if pieces:

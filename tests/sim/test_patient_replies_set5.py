@@ -83,3 +83,24 @@ def test_compound_questions_hear_every_finding_named():
     assert "没" in reply and "烧心" not in reply and "火辣辣" not in reply
     reply = ask("triage", "tri-012", "平时刷牙出血、鼻子出血吗？身上碰一下容易青吗？")
     assert "牙" in reply and "鼻" in reply and "青" in reply
+
+
+def test_a_drug_taken_now_and_then_answers_what_was_taken():
+    # 间断口服“双氯芬酸钠”止痛 in the medication list: never 没吃什么药
+    reply = ask("consultation", "con-024", "吃过什么药没有？止疼药、激素吃过吗？吃了管用不？")
+    assert "双氯芬酸钠" in reply and "没吃什么药" not in reply
+    # the regular drugs beside an intermittent one (氨氯地平 qd; 阿司匹林 qd（间断）) are not what was taken for this
+    reply = ask("triage", "tri-007", "来之前吃过啥药没有？阿司匹林、安宫牛黄丸之类的？")
+    assert "阿司匹林" in reply and "氨氯地平" not in reply and "没吃什么药" not in reply
+
+
+def test_how_long_a_thing_lasts_is_not_how_long_the_illness_has_gone_on():
+    # 晨起手指僵硬…持续1个多小时才能缓解; the complaint's 4个月 is no answer
+    reply = ask("consultation", "con-024", "早上起来手发僵，要多长时间才能活动开？超不超过一个钟头？")
+    assert "1个多小时" in reply and "4个月" not in reply
+    # how long each bout lasts, not in the record: not the illness's duration either
+    reply = ask("consultation", "con-006", "一个礼拜犯几回？每回难受多长时间？")
+    assert "4–5次" in reply and "4个月" not in reply
+    # 干了多少年了, of the job
+    reply = ask("consultation", "con-024", "在纺织厂干什么活？干了多少年了？")
+    assert "纺织" in reply and "4个月" not in reply
