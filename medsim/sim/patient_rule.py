@@ -58,6 +58,8 @@ _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 # a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
 # how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
+_ASPECTS = frozenset({"triggers", "character", "severity"})
+_YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
 _JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
 _LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
 _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
@@ -218,6 +220,7 @@ class RulePatient:
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
+        parsed = self._symptoms_under_an_aspect(parsed, question)
         whole = set(parsed.topics)
         parsed = _with_part_topics(parsed, question)
         self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
@@ -284,6 +287,21 @@ class RulePatient:
         meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
                 "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
         return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+
+    def _symptoms_under_an_aspect(self, parsed, question: str):
+        """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
+        厉害 or 是啥, but it asks whether other symptoms are there — answered as those symptoms, not with the
+        aspect's stock line (也没发现怎么着会更厉害)."""
+        if not parsed.topics or "associated" in parsed.topics or not set(parsed.topics) <= _ASPECTS \
+                or not _YES_NO_Q.search(question):
+            return parsed
+        from medsim.sim.topics import named_items
+
+        symptoms = [t for t in named_items(question)[0] if t not in self.cc_terms and t != "疼痛" and t not in _DETAIL_TERMS
+                    and not (self._main_term() and t in self._main_term())]
+        if not symptoms:
+            return parsed
+        return replace(parsed, topics=["associated"], symptoms=symptoms)
 
     def _about_question(self, pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
         """The reply kept to what the question is about: a piece that shares no content with the
@@ -797,6 +815,16 @@ class RulePatient:
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
+            if re.search(r"好[点些]|轻[点些]|缓解|舒服", question):  # 活动以后是好点了还是更疼: both ways asked
+                clauses += self._hpi_with(_RELIEF_C, denials=False)
+            # the clauses on what the question names (活动, 阴天, 凉水): 双足前掌行走时疼痛 does not answer
+            # 阴天下雨会不会加重 — the complaint's own words (疼, 手) do not count as shared
+            common = gist.content_chars(self.text("chief_complaint"))
+            on_it = [c for c in clauses if gist.shared(question, c + self._say(c), ignore=common)]
+            if clauses and not on_it and _asked_content(question) - common - gist.content_chars("更厉害加重"):
+                clauses = []
+            elif on_it:
+                clauses = on_it
             return self._from("hpi", clauses, 2) or self._default("也没发现怎么着会更厉害")
         clauses = self._hpi_with(_TRIGGER_C, denials=False)
         clauses = [c for c in clauses if not _ARRIVAL.search(c) and not _TREAT_C.search(re.sub(r"吃了?|喝了?", "", c))

@@ -104,3 +104,20 @@ def test_how_long_a_thing_lasts_is_not_how_long_the_illness_has_gone_on():
     # 干了多少年了, of the job
     reply = ask("consultation", "con-024", "在纺织厂干什么活？干了多少年了？")
     assert "纺织" in reply and "4个月" not in reply
+
+
+def test_other_symptoms_asked_under_an_aspect_are_answered_as_symptoms():
+    # 吐血之前有没有恶心、干呕得特别厉害: not the aggravating-factor stock line; neither is in the record
+    reply = ask("triage", "tri-012", "吐血之前有没有恶心、干呕得特别厉害？")
+    assert "恶心" in reply and "干呕" in reply and "没" in reply and "更厉害" not in reply
+    # 恶心吐了没有: nausea is in the record (伴恶心), vomiting is not
+    reply = ask("triage", "tri-022", "恶心吐了没有？吐了几回，吐的是啥？")
+    assert "有，恶心" in reply and "没有吐" in reply
+
+
+def test_what_makes_it_worse_or_better_is_answered_from_clauses_on_what_was_asked():
+    # 活动后减轻 answers 活动以后是好点了还是更疼; the feet's 行走时疼痛 answers neither it nor the weather
+    reply = ask("consultation", "con-024", "活动活动以后是好点了，还是更疼？歇着的时候疼不疼？")
+    assert "活动" in reply and "前掌" not in reply
+    reply = ask("consultation", "con-024", "阴天下雨或者碰凉水，会不会加重？")
+    assert "前掌" not in reply and "走路" not in reply
