@@ -164,6 +164,9 @@ _GENERAL = (
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
     ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
      re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
+    # when meals are taken (晚餐常在9点以后，饭后即躺下): told when asked, never assumed
+    ("meals", re.compile(r"几点吃|(晚饭|晚餐|早饭|早餐|午饭|三餐)\S{0,4}(几点|时间|规律|准时|按时)|饮食\S{0,2}规律|吃饭\S{0,2}(时间|规律)"),
+     re.compile(r"(晚餐|晚饭|早餐|早饭|午餐|三餐)\S{0,4}(\d+点|规律|不定时|按时)|饭后即|餐后即|饮食不规律"), ""),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
@@ -270,6 +273,9 @@ class RulePatient:
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
             pieces = [_Piece("具体是什么病我也不知道，所以才来找您看的", content=False)]
+        if not pieces and self.policy.allowed("hpi"):
+            # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
+            pieces = self._clauses_about(question)
         if not pieces:
             self.stats["not_understood"] += 1
             pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
@@ -932,7 +938,8 @@ class RulePatient:
             question = _LAST_MEAL_Q.sub("", question)
             if not any(g[1].search(question) for g in _GENERAL):
                 return pieces
-        asked = [g for g in _GENERAL if g[1].search(question)] or list(_GENERAL[:3])
+        asked = [g for g in _GENERAL if g[1].search(question)] or \
+            [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
@@ -1875,13 +1882,14 @@ _DEFAULT_CUES = {
 # and 吐的里头有没有吃的东西 name eating but do not ask about appetite
 _STOCK_ASKED = {
     _GENERAL[0][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
-    _GENERAL[2][3]: re.compile(r"睡(觉|眠|得|不着|着|好)|失眠"),
+    _GENERAL[3][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
 }
 
 
 def _without_unasked_stock(pieces: list[_Piece], question: str) -> list[_Piece]:
     return [p for p in pieces if not (p.default and p.text in _STOCK_ASKED and not _STOCK_ASKED[p.text].search(question)
-                                      and any(q.content and "general" not in q.keys for q in pieces))] or pieces
+                                      and any(q.content and ("general" not in q.keys or not q.default)
+                                              for q in pieces))] or pieces
 
 
 def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:

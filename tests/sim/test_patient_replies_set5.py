@@ -121,3 +121,15 @@ def test_what_makes_it_worse_or_better_is_answered_from_clauses_on_what_was_aske
     assert "活动" in reply and "前掌" not in reply
     reply = ask("consultation", "con-024", "阴天下雨或者碰凉水，会不会加重？")
     assert "前掌" not in reply and "走路" not in reply
+
+
+def test_a_question_heard_as_no_topic_is_answered_from_the_clause_it_names():
+    # 握拳困难 is in the record: 攥 and 握 are one meaning, so no 没太听明白
+    reply = ask("consultation", "con-024", "拳头攥得紧不紧？拧毛巾、系扣子费不费劲？")
+    assert "握拳" in reply and "没太听明白" not in reply
+
+
+def test_when_meals_are_taken_is_told_from_the_personal_history():
+    # 晚餐常在9点以后，饭后即躺下: asked when dinner is and how soon after it they lie down — not 睡觉还可以
+    reply = ask("consultation", "con-006", "晚饭一般几点吃？吃完多久上床睡觉？")
+    assert "9点" in reply and "躺" in reply and "睡觉还可以" not in reply
