@@ -60,6 +60,8 @@ _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保�
 # how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
 _ASPECTS = frozenset({"triggers", "character", "severity"})
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
+_TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
+_TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|午后|傍晚|晚上|入睡")
 _JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
 _LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
 _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
@@ -870,6 +872,11 @@ class RulePatient:
         pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
         if pieces:
             return pieces
+        if _TIME_OF_DAY_Q.search(question):
+            # 白天还是夜里厉害: the clause that says when (偶有夜间呛咳), else not noticed — never another
+            # symptom's course or what the medicine did
+            when = [c for c, _ in self.hpi if _TIME_OF_DAY_C.search(c) and not _DENIAL.match(c)]
+            return self._from("hpi", when, 1) or [_Piece("什么时候更厉害我倒没太注意", content=False)]
         before = bool(_BEFORE_Q.search(question))
         change = bool(_CHANGE_Q.search(question)) or not before
         if change:
@@ -1078,6 +1085,9 @@ class RulePatient:
             for clause, option_only in hits:
                 # an option the clause says (暗红) is answered by that clause, not its whole statement
                 unit = (clause,) if option_only else self.units[clause]
+                if len(unit) == 1 and self._terms.get(clause) and self._terms[clause] <= self.cc_terms \
+                        and re.fullmatch(r"[伴有并及和、]*\w{1,4}", clause) and clause.strip("伴有并及和、") in self.cc_terms:
+                    continue  # a bare 咳嗽 of the complaint tells nothing the question asks (咳嗽什么时候最厉害)
                 # a named item's key only for the clause that names it (暗红 does not answer 有没有血块)
                 own = tuple(k for k in keys if ":" not in k or k.split(":", 1)[1] in self._terms[clause]
                             | set(self._polar[clause]))

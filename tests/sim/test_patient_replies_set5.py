@@ -133,3 +133,13 @@ def test_when_meals_are_taken_is_told_from_the_personal_history():
     # 晚餐常在9点以后，饭后即躺下: asked when dinner is and how soon after it they lie down — not 睡觉还可以
     reply = ask("consultation", "con-006", "晚饭一般几点吃？吃完多久上床睡觉？")
     assert "9点" in reply and "躺" in reply and "睡觉还可以" not in reply
+
+
+def test_a_bare_complaint_word_is_not_an_answer():
+    # 咳嗽 alone, a clause of the complaint, tells nothing a question about it asks
+    reply = ask("diagnosis", "inp-23", "胸口疼不疼？深吸气或者咳嗽的时候疼得厉害吗？疼的话打几分？")
+    assert not reply.endswith("咳嗽。") and "胸" in reply
+    reply = ask("diagnosis", "inp-23", "咳嗽什么时候最厉害，白天还是夜里？")  # the record does not say when
+    assert reply != "咳嗽。" and "感冒药" not in reply and "深吸气" not in reply
+    # the clause that says when answers when (偶有夜间呛咳)
+    assert re.search("夜|晚上", ask("consultation", "con-006", "一般白天还是夜里难受得厉害？"))
