@@ -48,6 +48,12 @@ _EXTRA_LAY: dict[str, str] = {
     "发作前无": "犯之前没有", "暗点": "黑影", "日常活动如": "平常干活比如", "中重度": "疼得挺厉害", "额颞部": "额头和太阳穴那块",
     "数十分钟": "几十分钟", "自行缓解": "自己就好了", "饮食未限盐": "吃东西没注意少放盐", "未限盐": "没注意少吃盐",
     "迅速波及全腹": "很快整个肚子都疼起来了", "蔓延至全腹": "整个肚子都疼了", "扩散至全腹": "整个肚子都疼了", "波及全腹": "整个肚子都疼起来了", "波及": "扩到", "迅速": "很快", "口服避孕药": "避孕药", "小时至": "小时到", "分钟至": "分钟到", "天至": "天到", "轻度": "有点", "一侧": "一边", "左右不固定": "有时候左边有时候右边", "多位于": "多半在", "右髋部": "右边胯骨那块", "左髋部": "左边胯骨那块", "髋部": "胯骨那块", "发作间期完全正常": "不犯的时候跟好人一样", "发作间期": "不犯的时候", "着地": "着地",
+    # chart wording physicians found in lay speech on reply check set 5, by class: as-usual and amount labels
+    # (如常, 中等), devices and routes (已放置, 反流至), the named hepatitis, a chart's compound disease words
+    "可短暂缓解": "能好一会儿", "短暂缓解": "好一会儿", "量、色如常": "量和颜色都跟平时一样", "量色如常": "量和颜色都跟平时一样", "如常": "跟平时一样",
+    "量中等": "量不多不少", "中等量": "不多不少", "已放置宫内节育器": "上了节育环", "放置宫内节育器": "上节育环",
+    "宫内节育器": "节育环", "反流至咽部": "反到嗓子眼", "反流至": "反到", "反流": "往上反", "含血块": "里面有血块",
+    "乙型肝炎": "乙肝", "丙型肝炎": "丙肝", "消化道出血": "胃出血", "饭后即": "吃完饭就", "餐后即": "吃完饭就",
     "月经初潮": "第一次来月经是", "诊断为": "查出", "诊断": "查出", "确诊为": "查出", "确诊": "查出", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
 
@@ -203,6 +209,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|\d+(?:个)?(?:年|月|周|天))无", r"\1没有", out)
     out = re.sub(r"(量|重|欲)无(明显)?(增加|减少|变化|改变)", r"\1没\3", out)  # 食量无增加 → 食量没增加
+    out = re.sub(r"(?<=[时后])无(?!力|法|效|明显诱因)", "没有", out)  # 活动时无胸闷 → 活动时没有胸闷
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|周|天)未", r"\1没", out)
     out = re.sub(r"(?<![最])近(\d+)(周|天|个月|月|年)", r"最近\1\2", out)
     out = re.sub(r"从未", "从来没", out)
@@ -214,6 +221,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     if literacy == "low":
         for word, simple in vocab.LOW_LITERACY.items():
             out = out.replace(word, simple)
+    out = re.sub(r"(?<=[炎症瘤石伤癌])病史", "", out)  # 尿道炎病史 is 尿道炎, not 尿道炎病
     out = re.sub(r"病史", "病", out)  # 冠心病史 → 冠心病; 吸烟史 → 抽烟
     out = out.replace("史", "")
     out = re.sub(r"(\d+)子", r"\1个儿子", out)
@@ -284,6 +292,15 @@ def _before_table(text: str) -> str:
     text = re.sub(r"解(\S{1,2}?)色?成形便(\d+)次", r"解了\2次大便，\1色的，成形", text)
     text = re.sub(r"^为(?=\S)", "是", text)  # 为糊状或稀水样便 / 为全程血尿: the clause's subject is the one before
     text = re.sub(r"(\d+)(个)?月余", r"\1个多月", text)
+    # 乙型肝炎病史20年: how long one has had it, said as such; a bleed or stool told in words, not chart form
+    text = re.sub(r"^(\S{2,8}?)病史(\d+(?:个)?(?:年|月))(余|多)?$", lambda m: f"得{m.group(1)}{m.group(2)}" + (
+        "多了" if m.group(3) else "了"), text)
+    text = re.sub(r"持续(\S{1,8}?)才", r"得\1才", text)  # 持续1个多小时才能缓解 → 得1个多小时才能
+    text = re.sub(r"呕(鲜红|暗红|咖啡)色?(?:样)?血(\d+)次", r"吐了\2次\1的血", text)
+    text = re.sub(r"起?解柏油样(?:黑)?便(\d+)次", r"开始拉黑大便，跟柏油似的，拉了\1次", text)
+    if re.search(r"血|便|吐|呕|痰", text) or re.match(r"(总)?量约?\d", text):  # what the body put out, not what one drinks (每日饮水约3000mL)
+        text = re.sub(r"(总)?(量)?约?(\d+(?:\.\d+)?)\s*(g|克|ml|mL|毫升)(?![A-Za-z/])", _amount_said, text)
+    text = re.sub(r"^(.+?)\s+(按需|必要时|需要时|prn|PRN)$", r"需要的时候就吃点\1", text)
     text = re.sub(r"有“?([^“”]+?)”?手术史", r"做过\1手术", text)
     text = re.sub(r"^(.+?)(改良)?(切除|根治|修补|置换|成形|摘除)?术后(\d+(个)?(天|周|月|年))$", r"\4前做了\1\3手术", text)
     text = re.sub(r"因无(\S+?)未(处理|治疗|用药)", r"因为没\1，就没\2", text)
@@ -293,6 +310,20 @@ def _before_table(text: str) -> str:
     if "发现" in text:
         text = text.replace("出现", "有")  # 今晨发现手心出现疱疹 → 发现手心有疱疹
     return text
+
+
+def _amount_said(m: re.Match[str]) -> str:
+    """量约300g of stool, 总量约600mL of blood: nobody weighs or measures these at home; said the way
+    people guess them (a bowl holds about 300 mL)."""
+    n = float(m.group(3))
+    prefix = "加起来" if m.group(1) else ("量" if m.group(2) else "")
+    if n >= 500:
+        return f"{prefix}得有一大碗"
+    if n >= 200:
+        return f"{prefix}差不多一碗" if m.group(1) else f"{prefix}挺多的"
+    if n >= 50:
+        return f"{prefix}有小半碗"
+    return f"{prefix}就一点点"
 
 
 # slips the word-by-word table can leave behind

@@ -57,6 +57,14 @@ _DURATION_END = re.compile(r"\d+(余|多)?(个半|个)?(分钟|小时|天|日|�
 _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 # a kind of medicine, not one (降压药, 抗生素, 铁剂, 益生菌, 疫苗): what it covers is the medication answer's
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
+# how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
+_ASPECTS = frozenset({"triggers", "character", "severity"})
+_YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
+_TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
+_TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|午后|傍晚|晚上|入睡")
+_JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
+_LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
+_SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
@@ -106,6 +114,9 @@ _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+�
 _OXYGEN_Q = re.compile(r"吸氧|制氧|氧气")
 _DRUG_TAKEN = re.compile(r"(口服|服用|自服|含服|静滴|输液|吃了?)\S*药|药物")
 _SELF_MED = re.compile(r"自用|自服|自行|(时|后)(自己)?(服|用|吃|含|喷)|需要时|必要时|prn", re.IGNORECASE)
+# a list entry taken now and then for the complaint (间断口服双氯芬酸钠止痛, 铝碳酸镁 按需): what 吃过什么药没有
+# asks — that entry, not the regular ones beside it
+_NOW_AND_THEN = re.compile(r"间断|偶尔|按需|止痛|止疼")
 _CHECKED_C = re.compile(r"产检|B超|b超|超声|体检|检查|化验|住院|就诊|门诊|复查|随访")
 _VISIT_C = re.compile(r"就诊|外院|门诊|诊所|医院|医生|看过|卫生院|社区|急诊")
 _TEST_C = re.compile(r"心电图|ct|CT|B超|b超|超声|彩超|胸片|X线|x线|核磁|MRI|mri|血常规|尿常规|便常规|化验|检查|体检|"
@@ -153,7 +164,11 @@ _GENERAL = (
                 r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
-    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"), re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)"), ""),
+    ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
+     re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
+    # when meals are taken (晚餐常在9点以后，饭后即躺下): told when asked, never assumed
+    ("meals", re.compile(r"几点吃|(晚饭|晚餐|早饭|早餐|午饭|三餐)\S{0,4}(几点|时间|规律|准时|按时)|饮食\S{0,2}规律|吃饭\S{0,2}(时间|规律)"),
+     re.compile(r"(晚餐|晚饭|早餐|早饭|午餐|三餐)\S{0,4}(\d+点|规律|不定时|按时)|饭后即|餐后即|饮食不规律"), ""),
     ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
@@ -210,6 +225,7 @@ class RulePatient:
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
+        parsed = self._symptoms_under_an_aspect(parsed, question)
         whole = set(parsed.topics)
         parsed = _with_part_topics(parsed, question)
         self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
@@ -253,12 +269,15 @@ class RulePatient:
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
         pieces += self._drugs_not_taken(question)
-        pieces = self._about_question(pieces, parsed, question)
+        pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
         pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
             pieces = [_Piece("具体是什么病我也不知道，所以才来找您看的", content=False)]
+        if not pieces and self.policy.allowed("hpi"):
+            # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
+            pieces = self._clauses_about(question)
         if not pieces:
             self.stats["not_understood"] += 1
             pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
@@ -276,6 +295,21 @@ class RulePatient:
         meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
                 "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
         return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+
+    def _symptoms_under_an_aspect(self, parsed, question: str):
+        """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
+        厉害 or 是啥, but it asks whether other symptoms are there — answered as those symptoms, not with the
+        aspect's stock line (也没发现怎么着会更厉害)."""
+        if not parsed.topics or "associated" in parsed.topics or not set(parsed.topics) <= _ASPECTS \
+                or not _YES_NO_Q.search(question):
+            return parsed
+        from medsim.sim.topics import named_items
+
+        symptoms = [t for t in named_items(question)[0] if t not in self.cc_terms and t != "疼痛" and t not in _DETAIL_TERMS
+                    and not (self._main_term() and t in self._main_term())]
+        if not symptoms:
+            return parsed
+        return replace(parsed, topics=["associated"], symptoms=symptoms)
 
     def _about_question(self, pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
         """The reply kept to what the question is about: a piece that shares no content with the
@@ -524,6 +558,8 @@ class RulePatient:
         if topic == "general" and len(parsed.topics) > 1 and not _LAST_MEAL_Q.search(question) \
                 and not any(g[1].search(question) for g in _GENERAL):
             return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
+        if topic == "duration" and "occupation" in parsed.topics and _JOB_YEARS_Q.search(question):
+            return []  # 干了多少年了, of the job: the illness's duration is no answer
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
@@ -531,7 +567,9 @@ class RulePatient:
                 return [_Piece("这是头一回怀孕，以前没怀过", "menstrual_obstetric_history", ("first pregnancy",))]
             if "obstetric" in parsed.topics and not parsed.conditions and not _OPEN_ILLNESS_Q.search(question):
                 return []  # 以前生过孩子没有: the births are the obstetric answer's
-            return self._from_field("past_history", lambda: self._past(question, parsed.conditions))
+            got = self._from_field("past_history", lambda: self._past(question, parsed.conditions))
+            # 以前腰疼过没有, heard as course too: its 以前没这样过 says it once
+            return [p for p in got if not (p.default and {"course", "duration"} & set(parsed.topics))]
         if topic == "family_history":
             return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
         if topic == "allergies":
@@ -640,6 +678,18 @@ class RulePatient:
             return [p for p in self._course(re.sub(r"几分钟|多久|多长时间", "", question)) if p.content or p.default]
         if re.search(r"每次|一次|每回|持续", question):
             pieces += self._from("hpi", self._hpi_with(re.compile(r"每次|持续(约|\d)|数秒|数分钟|\d+分钟"), denials=False), 2)
+        if not pieces and _LASTS_Q.search(question):
+            # 手发僵要多长时间才能活动开: how long a thing lasts, from the clause that says what the question
+            # names (晨起手指僵硬…持续1个多小时才能缓解), not how long the illness has gone on
+            common = gist.content_chars(self.text("chief_complaint"))
+            spans = [(len(gist.shared(question, "".join(u) + self._say_unit(u), ignore=common)), u)
+                     for c, u in self.units.items() if self._fields.get(c) == "hpi" and any(_SPAN_C.search(x) for x in u)]
+            best = max((n for n, _ in spans), default=0)
+            if best >= 2:
+                unit = next(u for n, u in spans if n == best)
+                return [_Piece(self._say_unit(unit), "hpi", unit)]
+            if re.search(r"每次|一次|每回|每一回", question):
+                return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
         other = [t for t in named if t not in self.cc_terms and t != "疼痛"]
         if other:  # 咳嗽几天了, when the complaint is something else
@@ -773,6 +823,16 @@ class RulePatient:
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
+            if re.search(r"好[点些]|轻[点些]|缓解|舒服", question):  # 活动以后是好点了还是更疼: both ways asked
+                clauses += self._hpi_with(_RELIEF_C, denials=False)
+            # the clauses on what the question names (活动, 阴天, 凉水): 双足前掌行走时疼痛 does not answer
+            # 阴天下雨会不会加重 — the complaint's own words (疼, 手) do not count as shared
+            common = gist.content_chars(self.text("chief_complaint"))
+            on_it = [c for c in clauses if gist.shared(question, c + self._say(c), ignore=common)]
+            if clauses and not on_it and _asked_content(question) - common - gist.content_chars("更厉害加重"):
+                clauses = []
+            elif on_it:
+                clauses = on_it
             return self._from("hpi", clauses, 2) or self._default("也没发现怎么着会更厉害")
         clauses = self._hpi_with(_TRIGGER_C, denials=False)
         clauses = [c for c in clauses if not _ARRIVAL.search(c) and not _TREAT_C.search(re.sub(r"吃了?|喝了?", "", c))
@@ -812,6 +872,11 @@ class RulePatient:
         pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
         if pieces:
             return pieces
+        if _TIME_OF_DAY_Q.search(question):
+            # 白天还是夜里厉害: the clause that says when (偶有夜间呛咳), else not noticed — never another
+            # symptom's course or what the medicine did
+            when = [c for c, _ in self.hpi if _TIME_OF_DAY_C.search(c) and not _DENIAL.match(c)]
+            return self._from("hpi", when, 1) or [_Piece("什么时候更厉害我倒没太注意", content=False)]
         before = bool(_BEFORE_Q.search(question))
         change = bool(_CHANGE_Q.search(question)) or not before
         if change:
@@ -858,6 +923,11 @@ class RulePatient:
         meds = self.text("medications")
         if meds and (_ACUTE_MED.search(meds) or _SELF_MED.search(meds)):
             pieces += self._from("medications", self._clauses("medications"), 3)
+        elif meds and _NOW_AND_THEN.search(meds):
+            # a drug the story already tells (自服铝碳酸镁) is not told twice from the list
+            told = "".join(s for p in pieces for s in p.sources)
+            pieces += self._from("medications", [c for c in self._clauses("medications") if _NOW_AND_THEN.search(c)
+                                                 and not any(d in told for d in drugs_in(c))], 2)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
         if pieces:
@@ -875,7 +945,8 @@ class RulePatient:
             question = _LAST_MEAL_Q.sub("", question)
             if not any(g[1].search(question) for g in _GENERAL):
                 return pieces
-        asked = [g for g in _GENERAL if g[1].search(question)] or list(_GENERAL[:3])
+        asked = [g for g in _GENERAL if g[1].search(question)] or \
+            [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
@@ -887,6 +958,9 @@ class RulePatient:
             # mood is the personal history's (近1年工作压力大), not a trigger in the story
             clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
+            if name == "appetite" and not _GENERAL[1][1].search(question):
+                # 平素饮水少 answers 水喝得多不多, not 胃口怎么样
+                clauses = [c for c in clauses if not re.search(r"喝水|饮水", c) or re.search(r"食|饭|吃|纳|奶", c)]
             if clauses:
                 # the clauses that say what was asked first (大便里有没有血、黏液: 无黏液脓血)
                 asked_grams = _content_grams(_ASK_NOISE.sub("|", question))
@@ -922,7 +996,11 @@ class RulePatient:
         return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")
 
     def _symptom(self, symptom: str) -> _Piece:
-        lay_name = vocab.SYMPTOMS.get(symptom, (symptom, ()))[0]
+        # a finding with no lay name of its own (嗳气, 饮水呛咳) is said through the word table, never as charted
+        # (a lay form that is itself an amount, 尿里泡沫多, would be denied as 没有尿里泡沫多: the term stays)
+        said = lay.clause_to_lay(symptom)
+        lay_name = vocab.SYMPTOMS.get(symptom, (None, ()))[0] or (said if said and not re.search(r"[多少]$", said)
+                                                                 else symptom)
         for field in ("hpi", "chief_complaint"):
             if not self.policy.allowed(field):
                 continue
@@ -1007,6 +1085,9 @@ class RulePatient:
             for clause, option_only in hits:
                 # an option the clause says (暗红) is answered by that clause, not its whole statement
                 unit = (clause,) if option_only else self.units[clause]
+                if len(unit) == 1 and self._terms.get(clause) and self._terms[clause] <= self.cc_terms \
+                        and re.fullmatch(r"[伴有并及和、]*\w{1,4}", clause) and clause.strip("伴有并及和、") in self.cc_terms:
+                    continue  # a bare 咳嗽 of the complaint tells nothing the question asks (咳嗽什么时候最厉害)
                 # a named item's key only for the clause that names it (暗红 does not answer 有没有血块)
                 own = tuple(k for k in keys if ":" not in k or k.split(":", 1)[1] in self._terms[clause]
                             | set(self._polar[clause]))
@@ -1113,6 +1194,14 @@ class RulePatient:
             adult = self.case.demographics is not None and self.case.demographics.age_years >= 18
             pieces += self._from("past_history", shots, 2) or self._default(
                 "这些疫苗好像没打过" if adult else "疫苗都按时打了")
+        from medsim.sim.topics import _symptom_canon
+
+        if not pieces and not _OPEN_ILLNESS_Q.search(question) and any(
+                t in _symptom_canon() for t, _, _ in textlink.find_terms(question)):
+            # 以前吐过血没有 / 以前有没有胃疼、反酸: symptoms asked of the past are answered from the past
+            # clauses about them, never with the whole section (its blood pressure and all)
+            about = [c for c in clauses if len(gist.shared(question, c + self._say(c))) >= 2]
+            return self._from("past_history", about, 2) or self._default("以前没有过这种情况")
         open_q = _OPEN_PAST_Q.search(question) if not conditions else _OPEN_ILLNESS_Q.search(question)
         if not pieces or (open_q and (_OPEN_ILLNESS_Q.search(question)
                                       or not (_SURGERY_Q.search(question) or _HOSPITAL_Q.search(question)))):
@@ -1634,7 +1723,7 @@ def _denied(lay_name: str) -> str:
     """没有 + the symptom, in the words a patient uses (有痰 → 没有痰, 瘦了 → 没瘦)."""
     special = {"瘦了": "没瘦", "吐": "没吐", "肿": "不肿", "晕倒过": "没晕倒过", "痒": "不痒", "怕冷": "不怕冷",
                "出了一身汗": "没怎么出汗", "下面流水": "下面没流水", "起夜多": "晚上不怎么起夜", "晚上睡觉出汗": "晚上睡觉不出汗", "尿不出来": "没有尿不出来的时候",
-               "老想上厕所": "不老想上厕所",
+               "老想上厕所": "不老想上厕所", "喝水呛": "喝水不呛",
                "躺不平": "能平躺着睡", "半夜憋醒": "夜里没憋醒过", "尿裤子": "没尿裤子", "站不稳": "站得稳",
                "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
@@ -1797,6 +1886,20 @@ _DEFAULT_CUES = {
     "severity": re.compile(r"厉害|严重|几分|打分|多疼|疼得|受不了|忍|程度|影响|重不重|多重"),
     "associated": re.compile(r"别的|其他|其它|还有|另外|哪里不舒服|哪儿不舒服|什么不舒服|不得劲|伴|同时|症状"),
 }
+
+
+# a general stock line (吃饭还行) beside record content is said only when its own item is asked: 吃饭喝水呛不呛
+# and 吐的里头有没有吃的东西 name eating but do not ask about appetite
+_STOCK_ASKED = {
+    _GENERAL[0][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
+    _GENERAL[3][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
+}
+
+
+def _without_unasked_stock(pieces: list[_Piece], question: str) -> list[_Piece]:
+    return [p for p in pieces if not (p.default and p.text in _STOCK_ASKED and not _STOCK_ASKED[p.text].search(question)
+                                      and any(q.content and ("general" not in q.keys or not q.default)
+                                              for q in pieces))] or pieces
 
 
 def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
