@@ -125,7 +125,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
         r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,8}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
-        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"消毒|卫生|天气|气温|降温|换季|季节", r"吃撑|(不好|不)消化|积食|(只有|只是|仅)\S{0,2}(吃|喝|喂)\S{0,3}(的时候|时)", r"第一次(吃|喝)|(之前|以前)\S{0,4}(吃|喝)过\S{0,4}(奶粉|米粉|辅食|米糊|牛奶|羊奶)|(奶粉|米粉|辅食)\S{0,6}(之前|以前)\S{0,2}(吃|喝)过", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"消毒|卫生|天气|气温|降温|换季|季节", r"吃撑|(不好|难)消化|积食|(只有|只是|仅)\S{0,2}(吃|喝|喂)\S{0,3}(的时候|时)", r"第一次(吃|喝)|(之前|以前)\S{0,4}(吃|喝)过\S{0,4}(奶粉|米粉|辅食|米糊|牛奶|羊奶)|(奶粉|米粉|辅食)\S{0,6}(之前|以前)\S{0,2}(吃|喝)过", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
@@ -142,7 +142,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(比|和|跟|较|同)(之前|以前|刚开始|开始|前几天|前两天|昨天|原来|当初|发病)", r"改善(了|吗|没有|呢|[？?])|(有没有|有|是否)\S{0,2}改善", r"加重(了|啦)(吗|吧|呢|没有|[？?。]|$)|又\S{0,2}加重",
         r"(孩子|宝宝|宝贝|小孩|孩|病情|症状|情况|Ｓ)(现在|目前|这两天|这几天|最近)?(怎么样|怎样|如何)了",
         # 这种情况以前有吗 (whether it happened before, the object first) / 一年能发几次病 (how often it recurs)
-        r"(这种|这样|类似|这个)\S{0,4}(以前|之前|既往|过去)\S{0,3}(有|出现|发生|犯|得)过?",
+        r"(这种|这样的?|类似的?|这个)(情况|症状|病|毛病|现象)?(以前|之前|既往|过去)\S{0,2}(有|出现|发生|犯|得)过?",
         r"(一年|每年|一个月|每个?月|一周|每周|一季)\S{0,4}(几次|几回|多少次)",
     ),
     "associated": (
@@ -163,7 +163,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         # 就医 / 药店买的 / 咳嗽药是什么药: care sought for it, a medicine bought or named for it
         r"就医|药店|药房|买(的|了|过)?\S{0,2}药|(什么|哪些|哪种|哪个)药",
         # 吃了有三天了吗 / 这些都吃了三天了？ (how long the medicines, said back), 现在距就诊有几天了
-        r"^(这些|这个|这两种|这几种|药)?(都|已经|一共|总共)?(吃|用|服用?|喂|喝)(了|过)(有)?(\d+|[一二两三四五六七八九十半几]+)(天|周|个?月)",
+        r"^(这些|这个|这两种|这几种|药|Ｄ+)?(都|已经|一共|总共)?(吃|用|服用?|喂|喝)(了|过)?(有)?(\d+|[一二两三四五六七八九十半几]+)(天|周|个?月)(?!\S{0,2}(奶|饭|粉|辅食|米|母乳))",
         r"(距|离)\S{0,2}(就诊|看医生|看病|住院|出院)|(到|上)(过)?\S{0,3}医院",
         # how long in hospital or on a treatment: 住了几天了, 出院多久了, 照了几天了, 止咳糖浆服用多久了
         r"补(过|了)?(钾|液)|出院小结|出院记录|病历|住(了|过)?院?\S{0,2}(几天|多久|多少天)|出院\S{0,2}(几天|多久|多少天)|(照|输|雾化)(了|过)?\S{0,2}(几天|多久)|"
@@ -210,7 +210,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(?<!医)(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
-    "age": (r"^(现在)?(孩子|宝宝|宝贝|小孩)(现在)?(是|才|有)?(\d+|[一二两三四五六七八九十半]+)(天|个?月|周)(了|大)?(吗|吧|呢|[？?]|$)", r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
+    "age": (r"^(现在)?(孩子|宝宝|宝贝|小孩)(现在)?(是|才|有)?(\d+|[一二两三四五六七八九十半]+)(天|个?月|周)(了|大)?(吗|吧|呢|[？?]|$)", r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|(\d+|[一二两三四五六七八九十半]+)岁(半)?(了)?(吧|吗|呢|[？?]|$)", r"(生后|出生)\S{0,2}(第)?几天",
             r"几天大|满月|满.{0,2}岁|[0-9一二三四五六七八九十两半]+(天|个?月|周)大(?![概约便])"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
@@ -737,6 +737,11 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if _MOTHER_ATE.search(masked) and not re.search(r"遗传|家族|得过|患|Ｃ", masked):
         topics -= {"family_history", "general"}
         topics.add("triggers")  # 母亲也没有吃韭菜，菠菜之类的食物吧: the breast-fed child's exposure
+    if (_KIND_OF.search(masked) or _KIND_WORDS.search(folded) and not re.search(r"有没有|有无|是否|(\S)不\1", folded)
+            or _KIND_SOUND.search(folded) and not re.search(r"有没有|有无|是否", folded)) and not re.search(r"除了|其他|别的|还有|以前|之前", masked):
+        topics -= {"associated", "triggers", "general"}
+        topics.add("character")  # 是阵发性咳嗽 / 臭不臭 / 呼噜呼噜的声音还是齁齁的: what the complaint is like
+        asked_symptoms = []
     if re.search(r"高烧还是低烧|低烧还是高烧", folded):
         topics, asked_symptoms = {"severity"}, []  # how high the fever runs: how bad (the degrees are vitals)
     topics = _precedence(topics, masked, folded)
@@ -766,8 +771,14 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
 _OPEN_OTHER = re.compile(r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)|伴随|伴有.{0,4}(症状|什么)")
 # 先吐又发热 / 是先咳还是先烧: which came first, how it began (onset), not whether each is there
 _SEQUENCE = re.compile(r"先\S{0,3}(Ｓ|吐|拉|烧|咳)\S{0,4}(又|再|后|然后|才|还是先?|接着)\S{0,3}(Ｓ|吐|拉|烧|咳)")
+# the complaint's kind named with it (阵发性咳嗽, 咳嗽深还是浅), a discharge's smell asked alone (臭不臭,
+# 有没有酸臭味), a breathing sound described (呼噜呼噜的声音还是齁齁的, 有没有呼噜呼噜的痰音)
+_KIND_OF = re.compile(r"Ｓ(深|浅)\S{0,3}还是|^\S{0,4}(有没有|有)?\S{0,2}(酸臭|腥臭|(?<![口狐])臭)味?(吗|不|呢|[？?]|$)|臭不臭")
+_KIND_WORDS = re.compile(r"(阵发性?|持续性|刺激性|痉挛性|犬吠样?|鸡鸣样)的?(咳|喘|疼|痛)")
+# a sound described, not asked yes/no (有没有呼噜呼噜的声音 asks whether the sign is there: associated)
+_KIND_SOUND = re.compile(r"(呼噜|咕噜|齁齁?|嘶嘶|吼吼|呼呼)\S{0,3}的?(声音|痰音|声)")
 # a breast-feeding mother's food: 妈妈最近吃了什么, 母亲也没有吃韭菜菠菜之类的吧 (a cause, not the family)
-_MOTHER_ATE = re.compile(r"(妈妈|母亲|宝妈|哺乳期)(也|最近|这几天|这两天|平时)?(没有|有没有|是否)?\S{0,2}(吃|喝)(?!\S{0,4}(药|Ｄ))")
+_MOTHER_ATE = re.compile(r"(妈妈|母亲|宝妈|哺乳期)的?(也|最近|这几天|这两天|平时)?(没有|有没有|是否)?\S{0,2}(吃|喝|饮食)(?!\S{0,4}(药|Ｄ))")
 # supplements a child takes every day (维生素D, 鱼肝油, 伊可新, 钙): regular medicines
 _SUPPLEMENT = re.compile(r"维生素\s?a?d|维d|伊可新|鱼肝油|补(充)?(钙|锌|铁)|钙片|ad滴剂")
 
@@ -851,7 +862,7 @@ _INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|�
 
 
 _LONG_TERM = re.compile(r"维生素\s?a?d|维d|伊可新|鱼肝油|补(充)?(钙|锌|铁)|钙片|平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
-                        r"基础病|慢性|一天.{0,2}几次|(?<![还现前在正])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
+                        r"基础病|慢性|一天.{0,2}几次|(?<![还现前在正有])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
 
 
 @cache
@@ -869,8 +880,8 @@ def _regular_medicine(folded: str) -> bool:
 
 def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     folded = folded or masked
-    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|什么|怎么|哪|几|多少|是不是|是否", masked):
-        return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|什么|怎么|哪|几|多少|是不是|是否|(了|过|查|看)没有?$", masked):
+        return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked (去医院检查没 asks)
     if "family_history" in topics and _household_only(masked):
         topics.discard("family_history")
     if re.search(r"过敏(引起|导致|造成)|容易过敏的|抗过敏", folded):
@@ -913,7 +924,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         # 现在体温多少度，有没有感冒症状: a symptom asked yes/no in a clause of its own stays asked
         sign = any(re.search(r"Ｓ|症状", c) and _YESNO.search(c) and not _compiled()["vitals"].search(c) for c in clauses)
         topics -= {"tests"} | (set() if sign else {"associated"}) | (set() if own else {"past_history"})
-    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有", masked):
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|(了|过|查|看)没有?$", masked):
         topics &= {"ending", "greeting"}
     if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
         topics.discard("ending")
@@ -1044,7 +1055,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     if "relief" in topics and not re.search(r"越来越|反复|以前|加重|变化|次数|频繁|第一次", masked):
         topics.discard("course")  # 休息一下能好点吗: what eases it
     if "course" in topics and (topics & {"medications", "treatment"} or (
-            "general" in topics and re.search(r"大便|拉|排便|尿|小便", masked))) and re.search(r"几次|几回|多少次|次数", masked):
+            "general" in topics and re.search(r"大便|拉|排便|尿|小便", masked))) and re.search(r"几次|几回|多少次|次数", masked) \
+            and not re.search(r"比|减少|增多|变", masked):
         topics.discard("course")  # 大便一天几次 / 一天吃几次药: a habit or a dose, not the illness's course
     if "chief_complaint" in topics and re.search(r"(就诊|来|看病)\S{0,4}原因", masked):
         topics.discard("triggers")

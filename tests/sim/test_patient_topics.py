@@ -292,6 +292,14 @@ def test_topics7_classes(question, topics):
     ("生下来胎便正常吗？", ["past_history"]),
     ("你是孩子的爸爸吧？", []),
     ("这个药可以继续服用", ["ending"]),
+    # the complaint's kind named with it, a discharge's smell, a breathing sound described: its character
+    ("是痉挛性咳嗽吗？", ["character"]),
+    ("大便有没有腥臭味？", ["character"]),
+    ("痰是咕噜咕噜的声音还是嘶嘶的声音？", ["character"]),
+    ("喘的时候有没有呼噜呼噜的声音？", ["associated"]),
+    ("有没有口臭？", ["associated"]),
+    # 去医院检查没 asks (a closing 没), it is no arrangement
+    ("去医院看过没？", ["treatment"]),
 ])
 def test_topics8_classes(question, topics):
     assert classify(question).topics == topics, (question, classify(question))
