@@ -15,7 +15,7 @@ sentence by sentence (``topics.learning_units``), so a compound question keeps e
 with too few training examples to learn (``meta.rule_only``) stay as the rules say.
 
 Trained by ``bench/train_topic_model.py`` on labelled IMCS-21 doctor requests (tests/sim/data/
-imcs21, samples A, B, C, T1–T3, D, E, F) and the shipped question bank (``topic_examples.yaml``); it ships as
+imcs21, samples A, B, C, T1–T3, D, E, F, G) and the shipped question bank (``topic_examples.yaml``); it ships as
 ``topic_weights.json.gz`` (weights under hashed feature keys: no question text, not even its
 n-grams), is loaded on first use, and
 scores in plain Python (a few hundred dictionary look-ups per question). Without the file the

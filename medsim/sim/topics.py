@@ -57,6 +57,8 @@ _FOLD = (
     # dialect and lay words an elderly patient is asked with (头一回, 高寿, 解手, 心里头)
     (r"头一(回|次)|第一回", "第一次"), (r"高寿|贵庚", "多大年纪"), (r"解手", "大小便"), (r"心里头", "心里"),
     (r"人工流产|人流|打胎", "流产"),
+    # 大夫 is 医生 (大夫怎么说的 asks what the doctor said, as 医生怎么说 does)
+    (r"大夫", "医生"),
     # 多大一会儿 / 多大会儿 ask how long, not how old; 嗓子眼 is the throat; 氺 is 水
     (r"多大一?会儿?", "多久"), (r"嗓子眼儿?", "嗓子"), (r"氺", "水"), (r"粑粑|臭臭", "大便"),
     # 么 closing a question is 吗 (水分多么？), unless it ends 什么/怎么/这么/那么
@@ -77,6 +79,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     "ending": (
         r"建议", r"回去", r"注意休息", r"按时吃药", r"(给您|给你)开", r"先去做", r"去做个", r"结果出来",
         r"复查(?!结果)", r"先到这", r"(给你|给您|我们|先)\S{0,2}(做|查|抽|开|安排|验|拍)(个|一下|一个)", r"先去|马上|立即|现在就(给|去)", r"知道了", r"安排", r"办.{0,2}住院", r"就这样", r"先这样", r"去.{0,4}(做|查|交费|缴费|拿药|取药)", r"到这里", r"及时(来|就诊|复诊)", r"稍后|待会|病房|谢谢配合", r"有情况", r"随时来", r"了解了", r"别担心", r"不用担心", r"住院治疗", r"明白了",
+        r"可以(继续)?(应用|使用|服用|口服|吃|用|喝)|继续(应用|使用|服用|口服)|要买|去买|(买|备)(点|些|一些)",
     ),
     "chief_complaint": (
         r"哪里(不舒服|难受|不得劲|不好受|不好)", r"看什么的", r"来.{0,3}(看|干)什么", r"怎么(个)?不舒服", r"不得劲", r"(讲讲|说说|聊聊|讲一下|说一下|描述一下|介绍一下).{0,6}(情况|不舒服|怎么|症状|病情)", r"怎么(了|啦)", r"看什么病", r"(因为|为)什么来", r"(因为|为)什么\S{0,2}住(院|的院)|住院\S{0,6}(因为|为)什么|(什么|啥)原因\S{0,2}住院", r"来看什么", r"有什么不舒服",
@@ -92,10 +95,12 @@ _CUES: dict[str, tuple[str, ...]] = {
         # when it began, set against birth, a day of life or another event: 从出生就这样吗, 出生后一直这样吗,
         # 第几天出现黄染的, 最近出现的吗, 是烧退后出的皮疹还是发热同时出的
         r"(从|自)(出生|生下来)\S{0,3}(就|开始|一直)|(出生|生下来)(后|以后|之后)?\S{0,2}(就|一直)(这样|有)|第几天\S{0,2}(出现|开始|有)",
-        r"最近\S{0,2}(才|刚)?(出现|开始|有|这样)的(吗|吧|呢|[？?]|$)|(后|同时|之前|以前)\S{0,2}(出|起|长|冒)的\S{0,4}(还是|吗|么|呢|吧)",
+        r"最近\S{0,2}(才|刚)?(出现|开始|有|这样)的(吗|吧|呢|[？?]|$)|(后|前|同时|之前|以前)\S{0,2}(出|起|长|冒|发现|出现|开始)的\S{0,4}(还是|吗|么|呢|吧)",
     ),
     "duration": (
-        r"多久", r"几天了", r"(\d+|[一二两三四五六七八九十半几]+)(天|个?月|年|周|小时|礼拜)了?(吧|吗)", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
+        r"多久", r"几天了", r"(\d+|[一二两三四五六七八九十半几]+)(天|个?月|年|周|小时|礼拜)了?(吧|吗)",
+        # 腹泻有半个月？ a stated period asked back (几个月了？ of a baby is the age: not here)
+        r"有?(\d+|[一二两三四五六七八九十半]+)(天|个?月|年|周|小时|礼拜)(了|啦)?(呢|[？?]|$)", r"多少(年|个?月)了", r"几年了", r"有几天", r"多少天", r"几分钟", r"病程", r"一直.{0,4}到现在", r"持续.{0,4}(多|几)",
     ),
     "site": (
         r"哪里.{0,2}疼", r"疼.{0,2}在哪里", r"哪里最", r"部位", r"位置", r"左边还是右边", r"整个.{0,6}还是", r"指一?下", r"(上|下|左|右|前|后)(腹|边|面|侧|头).{0,6}还是", r"范围|面积", r"(?<!往)哪一?(侧|边)", r"Ｂ.{0,4}还是", r"还是.{0,2}Ｂ",
@@ -118,9 +123,9 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"之前.{0,4}(干|做)", r"引起", r"有关系?", r"受凉", r"着凉", r"吃.{0,6}不干净", r"劳累", r"生气", r"(干|做)了?什么(以后|之后|后)", r"更明显", r"走路|爬楼|上楼|运动|用力|油腻", r"以后开始", r"(了|后|完)才(开始|疼|发作|出现|有)", r"累着", r"(情况|时候)下?.{0,5}发作",
         r"接触", r"(其他|别的)(小朋友|孩子|同学|人)\S{0,6}(这样|一样|类似)", r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同班|别的小朋友|其他小朋友|大人)\S{0,8}(感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|手足口|水痘|流感|Ｓ)",
         r"原因|为什么会|怎么引起|导致|诱发|诱因",
-        r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,6}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
+        r"(吃|喝|喂|受|吹|着|接触|去|打|换)\S{0,8}(以后|之后|后|完)\S{0,3}(才|就)?\S{0,3}(吐|拉|疼|咳|烧|出现|开始|发作|起|Ｓ)",
         r"(出现|开始|发病|拉|吐|烧|咳|发热|发烧|腹泻|Ｓ)\S{0,4}之前", r"(的时候|时)\S{0,6}(重|厉害|明显|加重)",
-        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"第一次(吃|喝)|(之前|以前)\S{0,4}(吃|喝)过\S{0,4}(奶粉|米粉|辅食|米糊|牛奶|羊奶)|(奶粉|米粉|辅食)\S{0,6}(之前|以前)\S{0,2}(吃|喝)过", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
+        r"室内|空调|环境|冻着|淋雨|吹风", r"新(添加|加|换|吃)|(添加|换|加)(了)?\S{0,4}(之后|以后|后)|(换|改)(了|过)?\S{0,2}奶粉|注意过?饮食", r"(走|爬|上|跑)\S{0,4}(楼|坡|几步|路)\S{0,6}(会不会|就|是否|厉害|Ｓ)", r"辛辣|生冷|海鲜|不干净|刺激", r"消毒|卫生|天气|气温|降温|换季|季节", r"吃撑|(不好|难)消化|积食|(只有|只是|仅)\S{0,2}(吃|喝|喂)\S{0,3}(的时候|时)", r"第一次(吃|喝)|(之前|以前)\S{0,4}(吃|喝)过\S{0,4}(奶粉|米粉|辅食|米糊|牛奶|羊奶)|(奶粉|米粉|辅食)\S{0,6}(之前|以前)\S{0,2}(吃|喝)过", r"吃(了|过)?(什么)?\S{0,4}(特殊|特别|不新鲜|变质)",
     ),
     "relief": (
         r"缓解", r"减轻", r"好一?点", r"好一?些", r"(?<!不)好受", r"舒服一?点", r"轻一?点", r"舒服一?些", r"缓过来", r"管用", r"能好[吗么]", r"好得了", r"自己.{0,2}好",
@@ -132,10 +137,13 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"次数|频繁|频率|(?<!殷)勤(吗|不|么|[？?]|$)|间断|断断续续|持续存在|时有时无|一阵有一阵没有|(一天|每天|一晚上|晚上|夜里|白天)\S{0,4}(几次|几回|多少次)",
         r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
-        r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"一阵好一阵",
+        r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"一阵好一阵", r"(降|退|消|恢复)(至|到)?正常",
         # set against an earlier time (比之前多了 / 跟刚开始比), or how it is going now (咳嗽怎么样了)
         r"(比|和|跟|较|同)(之前|以前|刚开始|开始|前几天|前两天|昨天|原来|当初|发病)", r"改善(了|吗|没有|呢|[？?])|(有没有|有|是否)\S{0,2}改善", r"加重(了|啦)(吗|吧|呢|没有|[？?。]|$)|又\S{0,2}加重",
         r"(孩子|宝宝|宝贝|小孩|孩|病情|症状|情况|Ｓ)(现在|目前|这两天|这几天|最近)?(怎么样|怎样|如何)了",
+        # 这种情况以前有吗 (whether it happened before, the object first) / 一年能发几次病 (how often it recurs)
+        r"(这种|这样的?|类似的?|这个)(情况|症状|病|毛病|现象)?(以前|之前|既往|过去)\S{0,2}(有|出现|发生|犯|得)过?",
+        r"(一年|每年|一个月|每个?月|一周|每周|一季)\S{0,4}(几次|几回|多少次)",
     ),
     "associated": (
         r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)", r"伴随", r"伴有.{0,4}(症状|什么)",
@@ -152,6 +160,11 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
         r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
         r"(还在|正在|现在|目前|这次|这回)\S{0,2}住院|住院了(吗|没有|吧|呢|[？?])|在住院|住着院", r"面诊", r"^(已经|一共|总共|大概)?(吃|用|服用?|使用|喂)(了|过)?(有)?(几天|多久|几次)", r"输\S{0,3}液|打\S{0,3}针|照\S{0,3}蓝光|蓝光", r"颗粒|糖浆|口服液|冲剂|胶囊|滴剂|混悬液|栓剂|退烧栓|软膏|乳膏|喷剂|益生菌|排除|确诊", r"(线下|当地|公立|私立|私人|社区)\S{0,4}(医院|门诊|诊所|看)",
+        # 就医 / 药店买的 / 咳嗽药是什么药: care sought for it, a medicine bought or named for it
+        r"就医|药店|药房|买(的|了|过)?\S{0,2}药|(什么|哪些|哪种|哪个)药",
+        # 吃了有三天了吗 / 这些都吃了三天了？ (how long the medicines, said back), 现在距就诊有几天了
+        r"^(这些|这个|这两种|这几种|药|Ｄ+)?(都|已经|一共|总共)?(吃|用|服用?|喂|喝)(了|过)?(有)?(\d+|[一二两三四五六七八九十半几]+)(天|周|个?月)(?!\S{0,2}(奶|饭|粉|辅食|米|母乳))",
+        r"(距|离)\S{0,2}(就诊|看医生|看病|住院|出院)|(到|上)(过)?\S{0,3}医院",
         # how long in hospital or on a treatment: 住了几天了, 出院多久了, 照了几天了, 止咳糖浆服用多久了
         r"补(过|了)?(钾|液)|出院小结|出院记录|病历|住(了|过)?院?\S{0,2}(几天|多久|多少天)|出院\S{0,2}(几天|多久|多少天)|(照|输|雾化)(了|过)?\S{0,2}(几天|多久)|"
         r"(药|Ｄ)\S{0,6}(吃|用|服用?|喂|喝)(了|过)?\S{0,2}(几天|多久|多少天)",
@@ -165,11 +178,12 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(大便|拉)\S{0,2}(几次|几回|一次)", r"吃(东西|饭)(怎么样|好不好|多|少)", r"能吃|能喝|吃得|不爱吃|爱吃", r"饭",
         # urine and wind as everyday functions: 有尿吗, 尿量多吗, 夜里起几次夜, 有排气吗, 放屁正常吗
         r"有尿|尿量|起\S{0,2}夜|夜尿|排气|(放屁|排气)\S{0,2}正常",
+        r"(也|还|能|爱|会)玩(吗|不|耍|得|了)",  # 宝宝也玩吗: the child's spirits
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
         r"平时身体", r"慢性病", r"基础病", r"老毛病", r"得过什么", r"住过院", r"传染病", r"(做|放|装|搭|植入)过.{0,4}(支架|搭桥|起搏器)",
-        r"疫苗|接种|打过.{0,3}苗|预防针", r"足月|早产|顺产|剖(宫)?产|难产|羊水|窒息|出生(时|的时候)?.{0,3}(体重|情况|怎么样)",
+        r"疫苗|接种|打过.{0,3}苗|预防针", r"胎便|足月|早产|顺产|剖(宫)?产|难产|羊水|窒息|出生(时|的时候)?.{0,3}(体重|情况|怎么样)",
         r"(平时|平常|从小|一直)\S{0,3}(容易|经常|爱|总|老)\S{0,4}(生病|感冒|咳|发烧|发热|过敏|拉|打喷嚏|喘|Ｓ)",
         r"(以前|之前|小时候?|从前|过去|既往)\S{0,6}(得过|有过|出过|患过|起过|发生过|犯过)?\S{0,3}Ｃ",
         r"(以前|之前|小时候?|从前|过去)\S{0,4}(得过|患过|出过|起过)", r"上次\S{0,8}住院|住院(过|史)",
@@ -184,19 +198,19 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "family_history": (
         r"家里", r"家族", r"家人", r"父母", r"(你|您|他|她|孩子|宝宝|你们)的?(爸|妈|爹|娘|爷|奶|哥|姐|弟|妹)(?!咪)", r"爸爸", r"妈妈", r"爸妈", r"爹妈", r"爹娘", r"父亲", r"母亲", r"兄弟", r"姐妹",
-        r"亲属", r"亲戚", r"遗传",
+        r"亲属", r"家属", r"亲戚", r"遗传",
     ),
     "smoking": (r"嗜好|不良习惯", r"抽烟", r"吸烟", r"烟", r"(抽|吸).{0,3}(几|多少)(根|支|包)", r"几根|几包"),
     "drinking": (r"嗜好|不良习惯", r"喝酒", r"饮酒", r"酒"),
     "occupation": (
-        r"什么工作", r"职业", r"干什么(活|的)", r"做什么的", r"上班", r"从事", r"粉尘", r"化学品", r"毒物",
+        r"什么工作", r"职业", r"上学|几年级", r"干什么(活|的)", r"做什么的", r"上班", r"从事", r"粉尘", r"化学品", r"毒物",
     ),
     "menstrual": (r"月经", r"例假", r"大姨妈", r"经期", r"痛经", r"绝经"),
     "obstetric": (
         r"怀孕", r"怀过", r"孕", r"生过", r"生育", r"(?<!医)(生|有|要|几个)(过|了)?.{0,2}(孩子|小孩)", r"流产", r"顺产", r"剖宫产", r"结婚",
         r"同房", r"避孕", r"性生活", r"几胎", r"怀上",
     ),
-    "age": (r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|\d+岁(了)?(吗|吧)", r"(生后|出生)\S{0,2}(第)?几天",
+    "age": (r"^(现在)?(孩子|宝宝|宝贝|小孩)(现在)?(是|才|有)?(\d+|[一二两三四五六七八九十半]+)(天|个?月|周)(了|大)?(吗|吧|呢|[？?]|$)", r"多大", r"年纪", r"年龄", r"几岁", r"岁数", r"多少岁", r"几个月(了|大)", r"周岁|(\d+|[一二两三四五六七八九十半]+)岁(半)?(了)?(吧|吗|呢|[？?]|$)", r"(生后|出生)\S{0,2}(第)?几天",
             r"几天大|满月|满.{0,2}岁|[0-9一二三四五六七八九十两半]+(天|个?月|周)大(?![概约便])"),
     "tests": (
         r"检查", r"化验", r"片子", r"拍过片", r"心电图", r"胃镜", r"ct", r"b超", r"彩超", r"核磁", r"抽过血",
@@ -204,7 +218,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(查|测|验)(了|过|的|出|得)", r"常规", r"复查(了|过)",
     ),
     "vitals": (
-        r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
+        r"(量|测)过?.{0,3}(体温|血压|血糖)", r"(呼吸|心跳|心率|脉搏)\S{0,4}(多少|几)次?|(一|每)分钟\S{0,4}(多少|几)次", r"(体温|血压|血糖).{0,6}(多少|控制)", r"多少度", r"烧到",
         r"体温(?!计)", r"(最高|最低)\S{0,3}(多少|几度)", r"(烧|热)(得)?多高|几度",
         r"Ｓ到(过)?\S{0,4}(度|℃)|[三四]十\S{0,2}(度|℃)|\d+(\.\d+)?\s*(度|℃)|(?<!有)多重(?!要)|公斤|几斤|体重多少",
     ),
@@ -221,6 +235,7 @@ _SPLIT_SYMPTOMS = (
     (r"(眼睛|皮肤|眼白|脸|身上)\S{0,4}(发黄|黄不黄|黄吗|变黄)", "黄疸"),
     (r"(?<![止镇])咳(?![嗽痰血])(?=吗|不|没|了没|$)", "咳嗽"),
     (r"(?:(?<=有没有)|(?<=有无)|(?<=会不会)|(?<=还))吐(?![血痰])|吐(了|过)?没", "呕吐"),
+    (r"(?<=还)拉(?=吗|不|没|了吗|[？?]|$)", "腹泻"),  # 现在还拉吗: still the diarrhoea
 )
 
 @cache
@@ -337,6 +352,8 @@ def _named_items(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
             conditions.append(canon)
             masked[s:e] = "Ｃ" * (e - s)
         elif canon in _symptom_canon():
+            if _NOT_A_SIGN.match(joined, e):
+                continue  # 咳嗽药 / 痰培养: a medicine or a specimen named by the symptom, not the symptom asked
             symptoms.append(canon)
             masked[s:e] = "Ｓ" * (e - s)
     # disease names the lay vocabulary does not hold (肺炎, 鼻炎, 湿疹): asked about by name
@@ -359,6 +376,10 @@ def _named_items(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
                 continue  # 头 inside 石头 / 骨头 / 馒头 is no body part
         masked[m.start():m.end()] = "Ｂ" * (m.end() - m.start())
     return tuple(_dedupe(symptoms)), tuple(_dedupe(conditions)), "".join(masked)
+
+
+# what after a symptom's words makes them a medicine's or a test's name (咳嗽药, 止泻药, 痰培养, 大便常规)
+_NOT_A_SIGN = re.compile(r"药|培养|涂片|常规|化验")
 
 
 def _token_spans(text: str) -> dict[int, str]:
@@ -502,7 +523,12 @@ def _asking_clauses(part: tuple[str, list[str], bool]) -> list[tuple[str, list[s
     sentence, rule_topics, carried = part
     if carried or len(rule_topics) < 2:
         return [part]
-    clauses = [c for c in re.split(r"[，,]", fold(sentence)) if c.strip("？?。！!；;，, ")]
+    clauses: list[str] = []
+    for c in (c for c in re.split(r"[，,]", fold(sentence)) if c.strip("？?。！!；;，, ")):
+        if clauses and not _ASKS.search(c):
+            clauses[-1] += "，" + c  # 有没有接触，其他拉肚子的孩子: the object of the clause before
+        else:
+            clauses.append(c)
     if len(clauses) < 2 or not all(_ASKS.search(c) for c in clauses):
         return [part]
     read = [_classify_sentence(c, alone=False).topics for c in clauses]
@@ -528,8 +554,8 @@ def classify_rules(text: str) -> Parsed:
     topics: list[str] = []
     symptoms: list[str] = []
     conditions: list[str] = []
-    if _ACK.match(fold(text)):
-        return Parsed()  # 嗯，明白了: nothing asked
+    if _ACK.match(fold(text)) or _WHO.match(fold(text)):
+        return Parsed()  # 嗯，明白了 / 您是宝妈吗: nothing asked of the history
     sent = False
     sentences = [x for x in _SENTENCE.split(fold(text)) if x.strip("？?。！!；;，, ")]
     if len(sentences) > 1 and any(_ASKS.search(x) for x in sentences):
@@ -579,6 +605,9 @@ def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[s
     if topics == ["past_history"] and set(previous) & {"tests", "treatment"} and not re.search(_PAST_MARK, sentence):
         # 拍胸片了吗？有气管炎和肺炎吗？: what the test or the doctor found this time, not an old illness
         return [t for t in ("tests", "treatment") if t in previous][:1]
+    if "general" in previous and topics == ["course"] and re.fullmatch(
+            r"(那|那么|大概|一般)?(一天|每天|一日|平时)?(大概|一般)?(几次|几回|多少次)(呢|啊|吧|吗)?[？?。]?", sentence):
+        return ["general"]  # 大便次数正常吗？一天几次呢: the bowels' frequency, still the general question
     habits = [t for t in previous if t in ("smoking", "drinking")]
     if habits and not topics and re.search(r"多少|几|多久|多长|量", sentence):
         return habits  # 喝酒不？一次喝多少？: the amount of the habit just asked
@@ -665,7 +694,7 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
             and not re.search(r"以前|之前|上次|那次|当时|小时候?|从小|得过|患过|说过|体质|刚好", masked):
         topics.discard("past_history")
         topics.add("treatment")  # 是肺炎吗 / 支气管炎还是肺炎 / 排除肺炎了吗: what this illness was diagnosed as
-    if _lab_pattern().search(folded) or re.search(r"(黄疸|黄胆|胆红素)\S{0,4}(多高|多少|指数|值)", folded):
+    if _lab_pattern().search(folded) or re.search(r"(黄疸|黄胆|胆红素)\S{0,4}(多高|多少|指数|值|\d)|(测|查|验)量?(过|了)?\S{0,3}(黄疸|黄胆|胆红素)|经皮", folded):
         topics -= {"associated", "vitals", "past_history"}
         topics.add("tests")  # 尿里有白细胞吗 / 中性粒细胞比例呢 / 黄疸多高: a laboratory result
     # 还发烧吗 / 还有没有咳嗽 name a symptom asked yes/no: associated, as TOPICS.md says (most annotators)
@@ -679,7 +708,7 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if re.search(r"(吐|咳|烧|抽|喘|发作)\S{0,4}(几次|多少次|几回)", folded) and not re.search(r"拉|大便|便便|排便|药", folded):
         topics -= {"duration", "severity", "general", "associated"}
         topics.add("course")  # 吐了几次 / 一天咳几回: how often it comes, the course (not how long)
-    if "age" in topics and re.search(r"(天|个?月|周)大(?![概约便])", masked):
+    if "age" in topics and re.search(r"(天|个?月|周)大(?![概约便])|^(现在)?(孩子|宝宝|宝贝|小孩)(现在)?(是|才|有)?(\d+|[一二两三四五六七八九十半]+)(天|个?月|周)", masked):
         topics.discard("duration")
     if "course" in topics and re.search(r"间隔|隔\S{0,2}(多久|几天)", masked):
         topics.discard("duration")  # 间隔多久发烧一次: how often it comes back
@@ -691,11 +720,29 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
         # 阿司匹林每天都吃吗: a regular medicine; 头孢吃两天了吗: one taken for this illness
         topics.add("medications" if chronic or _regular_medicine(folded) else "treatment")
     if not topics and "Ｂ" in masked and re.search(r"[？?]|吗|呢|还是|是否", masked):
-        topics.add("site")  # only a body part asked about (是胸口这块吗): where it is
+        # only a body part asked about (是胸口这块吗): where it is; 肚子有咕噜响吗 / 舌苔厚吗 ask a sign there
+        sign = re.search(r"Ｂ\S{0,3}(有没有|有|是否|会|发|很|比较)?\S{0,2}[^ＢＳＣＤ吗呢吧？?，,。这那里块边儿部上下还是是]{1,4}(吗|不|没有|呢|[？?]|$)", masked) \
+            and not re.search(r"是\S{0,3}Ｂ|Ｂ\S{0,4}还是|哪", masked)
+        topics.add("associated" if sign else "site")
     if "treatment" in topics and re.search(r"药|Ｄ|胰岛素", masked) and (chronic or _regular_medicine(folded)) \
             and not re.search(r"医生|医院|诊所|看过|输液|打针|雾化|效果|管用|好转|缓解|减轻|好[点些]", masked):
         topics.discard("treatment")
         topics.add("medications")  # 平时吃什么药 / 有没有高血压？吃什么药？: the regular medicines
+    if _SUPPLEMENT.search(folded) and not topics & {"allergies", "family_history"}:
+        topics.discard("treatment")
+        topics.add("medications")  # 有没有补充维生素D / 口服鱼肝油: a daily supplement, a regular medicine
+    if _SEQUENCE.search(masked):
+        topics -= {"associated", "course"}
+        topics.add("onset")  # 先呕吐又发热对吗: how it began, which came first
+        asked_symptoms = []
+    if _MOTHER_ATE.search(masked) and not re.search(r"遗传|家族|得过|患|Ｃ", masked):
+        topics -= {"family_history", "general"}
+        topics.add("triggers")  # 母亲也没有吃韭菜，菠菜之类的食物吧: the breast-fed child's exposure
+    if (_KIND_OF.search(masked) or _KIND_WORDS.search(folded) and not re.search(r"有没有|有无|是否|(\S)不\1", folded)
+            or _KIND_SOUND.search(folded) and not re.search(r"有没有|有无|是否", folded)) and not re.search(r"除了|其他|别的|还有|以前|之前", masked):
+        topics -= {"associated", "triggers", "general"}
+        topics.add("character")  # 是阵发性咳嗽 / 臭不臭 / 呼噜呼噜的声音还是齁齁的: what the complaint is like
+        asked_symptoms = []
     if re.search(r"高烧还是低烧|低烧还是高烧", folded):
         topics, asked_symptoms = {"severity"}, []  # how high the fever runs: how bad (the degrees are vitals)
     topics = _precedence(topics, masked, folded)
@@ -711,8 +758,8 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
     if "general" in topics:
         # 体重掉没掉 / 睡不着吗 / 胃口差不差 asked beside the general questions are general's
         asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠", "夜尿增多")]
-        if not asked_symptoms:
-            topics.discard("associated")
+        if not asked_symptoms and not _OPEN_OTHER.search(masked):
+            topics.discard("associated")  # 有没有其他不舒服，吃饭怎么样: the open question is still asked
     if _SIGN_ASKED.search(masked) and not topics & {"allergies", "family_history", "tests", "treatment", "triggers"}:
         topics.discard("general")
         topics.add("associated")  # 放屁多吗 / 呼吸平稳吗 / 大便时候哭闹吗: a sign of the illness, asked yes/no
@@ -720,6 +767,21 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
 
+
+# the open question for other symptoms (associated's own cue)
+_OPEN_OTHER = re.compile(r"(还有|除了|其他|别的|另外|同时).{0,8}(不舒服|症状|感觉|难受|不得劲|不好受|不对劲)|伴随|伴有.{0,4}(症状|什么)")
+# 先吐又发热 / 是先咳还是先烧: which came first, how it began (onset), not whether each is there
+_SEQUENCE = re.compile(r"先\S{0,3}(Ｓ|吐|拉|烧|咳)\S{0,4}(又|再|后|然后|才|还是先?|接着)\S{0,3}(Ｓ|吐|拉|烧|咳)")
+# the complaint's kind named with it (阵发性咳嗽, 咳嗽深还是浅), a discharge's smell asked alone (臭不臭,
+# 有没有酸臭味), a breathing sound described (呼噜呼噜的声音还是齁齁的, 有没有呼噜呼噜的痰音)
+_KIND_OF = re.compile(r"Ｓ(深|浅)\S{0,3}还是|^\S{0,4}(有没有|有)?\S{0,2}(酸臭|腥臭|(?<![口狐])臭)味?(吗|不|呢|[？?]|$)|臭不臭")
+_KIND_WORDS = re.compile(r"(阵发性?|持续性|刺激性|痉挛性|犬吠样?|鸡鸣样)的?(咳|喘|疼|痛)")
+# a sound described, not asked yes/no (有没有呼噜呼噜的声音 asks whether the sign is there: associated)
+_KIND_SOUND = re.compile(r"(呼噜|咕噜|齁齁?|嘶嘶|吼吼|呼呼)\S{0,3}的?(声音|痰音|声)")
+# a breast-feeding mother's food: 妈妈最近吃了什么, 母亲也没有吃韭菜菠菜之类的吧 (a cause, not the family)
+_MOTHER_ATE = re.compile(r"(妈妈|母亲|宝妈|哺乳期)的?(也|最近|这几天|这两天|平时)?(没有|有没有|是否)?\S{0,2}(吃|喝|饮食)(?!\S{0,4}(药|Ｄ))")
+# supplements a child takes every day (维生素D, 鱼肝油, 伊可新, 钙): regular medicines
+_SUPPLEMENT = re.compile(r"维生素\s?a?d|维d|伊可新|鱼肝油|补(充)?(钙|锌|铁)|钙片|ad滴剂")
 
 # signs a parent is asked about yes/no that the lexicon does not hold as symptoms, or whose words
 # (大便, 睡觉) would read as the general question: wind, breathing, crying at stool or in sleep
@@ -737,7 +799,7 @@ def _general_items(clause: str) -> set[str]:
 
 # the words of an everyday function (not a bowel or urine finding such as 大便带血 or 排便困难,
 # which are the illness's own signs)
-_GENERAL_ITEM = re.compile(r"喝水|水喝|吃得|吃的|吃奶|奶量|饭|食欲|胃口|睡(觉|眠|得|不着|不好)|精神|体重|尿(多|少|量)|小便\S{0,2}(量|多|少)")
+_GENERAL_ITEM = re.compile(r"喝水|水喝|吃得|吃的|吃奶|进食|哺乳|奶量|饭|食欲|胃口|睡(觉|眠|得|不着|不好)|精神|体重|尿(多|少|量)|小便\S{0,2}(量|多|少)")
 
 
 def _alternative_of_one(masked: str, folded: str) -> bool:
@@ -775,7 +837,7 @@ def _household_only(masked: str) -> bool:
 # describe it: asking what it looks like is the complaint's character, not another symptom.
 _DISCHARGE = r"(大便|便便|拉的|屎|痰|鼻涕|涕|呕吐物|吐的|吐出|疹子|皮疹|疱疹|分泌物|白带|血丝)"
 _LOOK = (r"(什么样|什么颜色|颜色|性状|形状|样子|稀|干|硬|水样|糊|黄|绿|白|清|浓|脓|血丝|带血|泡沫|粘液|黏液|奶瓣|"
-         r"蛋花|酸臭|臭|水分|成形|费力|费劲|多不多|多吗|量|痒|高(出|于)|突出|褪色|扎手|连成片|成片)")
+         r"蛋花|酸臭|臭|水分|成形|成型|费力|费劲|多不多|多吗|量|痒|高(出|于)|突出|褪色|扎手|连成片|成片)")
 _CHARACTER_OF = re.compile(
     rf"{_DISCHARGE}\S{{0,6}}{_LOOK}|(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,4}}{_DISCHARGE}\S{{0,3}}还是|"
     rf"还是\S{{0,4}}(清|黄|浓|脓|白|绿|稀|水样|糊)\S{{0,3}}{_DISCHARGE}|"
@@ -790,6 +852,8 @@ _PHOTO = re.compile(r"[^，,]*(照片|图片|拍(个|张)?照|截图|上传)[^�
 _SEND = re.compile(r"(发(?![病烧热作生现炎育胖黄紫青白红麻冷抖])(一下|下|个|张|来|给)?(我|过来)?[^，,]{0,6}(看|过来)|[^，,]*[发传](给我|过来))[^，,]*")
 _ACK = re.compile(r"^((是吗|是吧|对吗|对吧|好的?|嗯+|哦+|噢+|是的|对的?|明白了?|知道了?|了解了?|这样啊|行)[？?。!！，,~～]*)+$")
 # the parent spoken to at the start of a message (妈妈，… / 宝妈你好，…)
+# who is speaking (您是宝妈吗, 你是孩子的爸爸吧): nothing the history tells
+_WHO = re.compile(r"^(请问|那)?(您|你)是(孩子|宝宝|宝贝|患者|病人)?的?(妈妈|爸爸|家长|宝妈|宝爸|本人|奶奶|爷爷|姥姥|外婆|姥爷|外公)(吗|吧|呢|么)?[？?。]*$")
 _VOCATIVE = re.compile(r"^(宝宝|孩子|宝贝)?(妈妈|爸爸|家长|宝妈|宝爸)(您好|你好)?[，,]")
 # a relative's own current symptom (妈妈有没有腹泻): someone the child may have caught it from
 _KIN_SYMPTOM = re.compile(r"(妈妈|母亲|爸爸|父亲|大人|哥哥|姐姐|奶奶|爷爷)也?(有没有|有|是否|最近)\S{0,6}Ｓ")
@@ -798,8 +862,8 @@ _KIN_CLAUSE = re.compile(r"(你|您)?(妈|母亲|父亲|爸|姐妹|兄弟|姐|�
 _INFECTIOUS = re.compile(r"感冒|发烧|发热|咳嗽|生病|拉肚子|腹泻|呼吸道|传染|感染|手足口|水痘|流感")
 
 
-_LONG_TERM = re.compile(r"平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
-                        r"基础病|慢性|一天.{0,2}几次|(?<![还现前])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
+_LONG_TERM = re.compile(r"维生素\s?a?d|维d|伊可新|鱼肝油|补(充)?(钙|锌|铁)|钙片|平时|平常|平日|长期|常年|一直在|规律|每天|每日|日常|按时|降压|降糖|降脂|胰岛素|血压|血糖|血脂|"
+                        r"基础病|慢性|一天.{0,2}几次|(?<![还现前在正有])(正在|在)(吃|服|用)(?!.{0,6}(消炎|抗生素|退烧|退热|止咳|雾化))")
 
 
 @cache
@@ -817,8 +881,8 @@ def _regular_medicine(folded: str) -> bool:
 
 def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     folded = folded or masked
-    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|什么|怎么|哪|几|多少|是不是|是否", masked):
-        return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|什么|怎么|哪|几|多少|是不是|是否|(了|过|查|看)没有?$", masked):
+        return topics & {"ending", "greeting"}  # advice or arrangements, nothing asked (去医院检查没 asks)
     if "family_history" in topics and _household_only(masked):
         topics.discard("family_history")
     if re.search(r"过敏(引起|导致|造成)|容易过敏的|抗过敏", folded):
@@ -856,9 +920,12 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"triggers", "severity"}
     if "vitals" in topics:
         # 有没有糖尿病，血糖控制得怎么样: a condition asked in its own clause stays past history
-        own = any("Ｃ" in c and not _compiled()["vitals"].search(c) for c in re.split(r"[，,；;]", masked))
-        topics -= {"associated", "tests"} | (set() if own else {"past_history"})
-    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有", masked):
+        clauses = re.split(r"[，,；;]", masked)
+        own = any("Ｃ" in c and not _compiled()["vitals"].search(c) for c in clauses)
+        # 现在体温多少度，有没有感冒症状: a symptom asked yes/no in a clause of its own stays asked
+        sign = any(re.search(r"Ｓ|症状", c) and _YESNO.search(c) and not _compiled()["vitals"].search(c) for c in clauses)
+        topics -= {"tests"} | (set() if sign else {"associated"}) | (set() if own else {"past_history"})
+    if "ending" in topics and not re.search(r"[？?]|吗|呢|有没有|(了|过|查|看)没有?$", masked):
         topics &= {"ending", "greeting"}
     if "ending" in topics and len(topics) > 1 and re.search(r"[？?]|吗|呢", masked):
         topics.discard("ending")
@@ -912,7 +979,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"general", "associated", "site", "course"}
         # 以前大便什么样 / 平时大便成形吗: the usual bowels before this illness, the general question
         topics.add("general" if re.search(r"以前|之前|平时|平常|原来", masked) else "character")
-        if re.search(r"(大便|拉|排便)\S{0,4}(几次|几回)|(几次|几回)\S{0,2}(大便|便)", folded):
+        if re.search(r"(大便|拉|排便)\S{0,4}(几次|几回|多少次)|(几次|几回|多少次)\S{0,2}(大便|便)", folded):
             topics.add("general")  # 大便一天几次，什么颜色: how often (general) and what it looks like
     if "family_history" in topics and _VOCATIVE.match(masked) \
             and not _compiled()["family_history"].search(_VOCATIVE.sub("", masked)):
@@ -946,7 +1013,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("family_history")  # 在家里雾化: at home, not the family
     if "triggers" in topics and re.search(r"(的时候|时)\S{0,6}(重|厉害|明显|加重)", masked):
         topics.discard("course")
-    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜|新(添加|加|换|吃)|换\S{0,2}奶粉", masked):
+    if "triggers" in topics and re.search(r"之前|以后|之后|引起|导致|原因|不干净|辛辣|生冷|海鲜|新(添加|加|换|吃)|换\S{0,2}奶粉|吃撑|消化|积食|只有|只是", masked):
         topics.discard("general")  # 拉肚子之前吃奶多不多: what brought it on
     if "triggers" in topics and re.search(r"(药|Ｄ)\S{0,4}(引起|导致|刺激)|(因为|由于)\S{0,4}(药|Ｄ)", masked):
         topics.discard("treatment")
@@ -957,7 +1024,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     if "duration" in topics and re.search(r"多久(拉|大便|排便|解)\S{0,2}一次", masked):
         topics.discard("duration")
         topics.add("general")
-    if "treatment" in topics and re.search(r"几天|多久|多长时间|几周|几个月", masked):
+    if "treatment" in topics and re.search(r"几天|多久|多长时间|几周|几个月|(\d+|[一二两三四五六七八九十半]+)(天|个?月|周)了?(吧|吗|呢|[？?]|$)", masked):
         topics.discard("duration")  # 药吃了几天了: how long the treatment, not the illness
     if "duration" in topics and "general" in topics and not re.search(r"吃饭|胃口|食欲|睡|精神|体重", masked):
         topics.discard("general")  # 大便发绿多久了: how long the complaint
@@ -989,7 +1056,8 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     if "relief" in topics and not re.search(r"越来越|反复|以前|加重|变化|次数|频繁|第一次", masked):
         topics.discard("course")  # 休息一下能好点吗: what eases it
     if "course" in topics and (topics & {"medications", "treatment"} or (
-            "general" in topics and re.search(r"大便|拉|排便|尿|小便", masked))) and re.search(r"几次|几回|多少次", masked):
+            "general" in topics and re.search(r"大便|拉|排便|尿|小便", masked))) and re.search(r"几次|几回|多少次|次数", masked) \
+            and not re.search(r"比|减少|增多|变", masked):
         topics.discard("course")  # 大便一天几次 / 一天吃几次药: a habit or a dose, not the illness's course
     if "chief_complaint" in topics and re.search(r"(就诊|来|看病)\S{0,4}原因", masked):
         topics.discard("triggers")
@@ -997,6 +1065,14 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics -= {"treatment", "triggers"}  # 这次住院主要是因为什么: why they are here, the complaint
     if "occupation" in topics:
         topics.discard("triggers")  # 工作中接触粉尘: a work exposure
+    if "triggers" in topics and re.search(r"天气|气温|降温|换季|季节", masked):
+        topics.discard("course")  # 当地天气有变化吗: the weather as a cause, not the illness's change
+    if "triggers" in topics and re.search(r"消毒|卫生", masked):
+        topics.discard("general")  # 奶瓶每天消毒吗: hygiene as a cause, not the feeding
+    if "onset" in topics and re.search(r"(后|前|同时|之前|以前)\S{0,2}(发现|出现|开始)的", masked):
+        topics -= {"general", "triggers"}  # 是吃奶后发现的吗: when it began, set against a feed
+    if "past_history" in topics and "胎便" in masked:
+        topics.discard("general")  # 生后胎便排出正常吗: the birth history, not today's bowels
     if "course" in topics and re.search(r"间断|断断续续|持续存在|时有时无", masked) and not re.search(r"疼", masked):
         topics -= {"character"} | (set() if re.search(r"几次|吃|喝|睡|精神", masked) else {"general"})  # 持续性的还是间断性的: how it goes over time, not what it is like
     if "duration" in topics and re.search(r"(吃奶|喂奶|吃|喝|喂|睡)(了|的)?\S{0,2}(多久|多长时间)", masked) \

@@ -250,3 +250,56 @@ def test_every_symptom_of_a_yes_no_list_is_heard_even_when_two_mask_alike():
 ])
 def test_topics7_classes(question, topics):
     assert classify(question).topics == topics, (question, classify(question))
+
+
+@pytest.mark.parametrize("question,topics", [
+    # a period said back as a question is how long it has lasted (几个月了？ of a baby stays the age)
+    ("咳嗽有两周？", ["duration"]),
+    ("宝宝几个月了？", ["age"]),
+    ("现在宝宝是五十天了吧？", ["age"]),
+    # 大夫 is 医生: what the doctor said is this illness's care
+    ("大夫怎么说的？", ["treatment"]),
+    # a medicine named by its symptom (咳嗽药, 退烧药) is a medicine, not the symptom asked
+    ("给孩子吃的止泻药是什么药？", ["treatment"]),
+    # care sought or bought: a pharmacy, 就医, a course of medicine said back in days
+    ("药是在药房买的吗？", ["treatment"]),
+    ("这些药都吃了两天了？", ["treatment"]),
+    ("到医院看过吗？", ["treatment"]),
+    # supplements a child takes daily are regular medicines
+    ("平时有没有吃伊可新？", ["medications"]),
+    # the bowels' frequency is the general question, a follow-up count with it
+    ("小便次数怎么样？", ["general"]),
+    # jaundice measured is a test result, not the sign asked yes/no
+    ("测过黄疸值吗？", ["tests"]),
+    # which came first is how it began
+    ("是先发烧后咳嗽的吗？", ["onset"]),
+    ("是洗完澡后发现的吗？", ["onset"]),
+    # whether it happened before, the object first; how often a year
+    ("这样的情况以前出现过吗？", ["course"]),
+    ("一年大概病几次？", ["course"]),
+    # causes the patient can tell: hygiene, weather, a breast-feeding mother's food
+    ("餐具有消毒吗？", ["triggers"]),
+    ("最近气温变化大吗？", ["triggers"]),
+    ("妈妈最近吃辣的了吗？", ["triggers"]),
+    # an open question for other symptoms beside a general one keeps both
+    ("还有别的不舒服吗，睡觉怎么样？", ["associated", "general"]),
+    # a sign at a body part is asked yes/no; the place alone is the site
+    ("宝宝嘴里有异味吗？", ["associated"]),
+    ("是肚脐这里吗？", ["site"]),
+    # a rate counted is a measured value
+    ("心率每分钟多少次？", ["vitals"]),
+    # birth history; who is speaking asks nothing; advice said asks nothing
+    ("生下来胎便正常吗？", ["past_history"]),
+    ("你是孩子的爸爸吧？", []),
+    ("这个药可以继续服用", ["ending"]),
+    # the complaint's kind named with it, a discharge's smell, a breathing sound described: its character
+    ("是痉挛性咳嗽吗？", ["character"]),
+    ("大便有没有腥臭味？", ["character"]),
+    ("痰是咕噜咕噜的声音还是嘶嘶的声音？", ["character"]),
+    ("喘的时候有没有呼噜呼噜的声音？", ["associated"]),
+    ("有没有口臭？", ["associated"]),
+    # 去医院检查没 asks (a closing 没), it is no arrangement
+    ("去医院看过没？", ["treatment"]),
+])
+def test_topics8_classes(question, topics):
+    assert classify(question).topics == topics, (question, classify(question))
