@@ -86,7 +86,7 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]\s?mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
+    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
     # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
@@ -186,6 +186,20 @@ def _respectively(text: str, values: list[re.Match[str]]) -> dict[int, tuple[str
     return out
 
 
+# between a value and its restatement in another unit: a bracket or a word of conversion
+_RESTATE = re.compile(r"\s*(?:[（(]\s*(?:约合|约|折合约?|相当于|即|合)?|[，,]?\s*(?:约合|折合约?|相当于|换算为约?|换算约?))\s*$")
+
+
+def _restates(text: str, out: list[Claim], pos: int, unit: str) -> Claim | None:
+    """The measurement a value right after it restates in another unit, or None."""
+    if not out or out[-1].unit in (None, unit) or out[-1].extra.get("restated"):
+        return None
+    prev = out[-1]
+    if prev.end > pos or pos - prev.end > 8 or not _RESTATE.fullmatch(text[prev.end:pos]):
+        return None
+    return prev
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
     found_values = list(MEASURE.finditer(text))
@@ -194,6 +208,15 @@ def measurements(text: str) -> list[Claim]:
         unit = canonical_unit(re.sub(r"\s", "", m.group("unit")))  # μ mol/L as some reports print it
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
+        restated = _restates(text, out, m.start(), unit)
+        if restated is not None:
+            # 7.2mmol/L（约130mg/dL）, 28.6mmol/L，折合约515mg/dL: the same value in another unit, so the
+            # same analyte, held against the record after conversion
+            out.append(Claim("measurement", m.start(), m.end(), text[m.start():m.end()], key=restated.key,
+                             value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"), unit=unit,
+                             extra={"name": restated.extra.get("name", restated.key), "value_start": m.start("v"),
+                                    "cmp": "", "restated": True}))
+            continue
         name, name_start = _name_before(text, m.start())
         cmp = m.group("cmp") or ""
         word = re.search(r"(超过|高于|大于|不低于|低于|小于|不足|不超过)$", name)
@@ -216,6 +239,8 @@ def measurements(text: str) -> list[Claim]:
             # ℃ measures a temperature whatever the words before it (发热最高39.5℃, 孩子39℃)
             key = "temperature" if unit == "℃" else "bp"
             found = (key, name[-2:] if name else "")
+        if unit == "g" and (not found or found[0] not in ("weight", "fetal_weight")):
+            continue  # grams weigh a body (胎儿体重约2100g); a dose in grams is the drug reader's
         if found:
             key, alias = found
             start = name_start + name.rfind(alias)
@@ -493,6 +518,10 @@ def drugs(text: str) -> list[Claim]:
 # a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
 _GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
                          r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# a name between a verb of giving and a route (已予达那唑口服, 给予甲泼尼龙静滴): a drug even when its
+# ending is a single character, the route says so
+_GIVEN_BY_ROUTE = re.compile(r"(?:予以|给予|予|加用|改用|换用)(?P<name>[\u4e00-\u9fa5]{2,8}?)"
+                             r"(?=口服|静滴|静脉滴注|静推|静注|肌注|肌内注射|皮下注射|雾化吸入|泵入)")
 # what a word names when it is a kind of drug, not one drug (降压药, 头孢类抗生素, 非甾体抗炎药, 钙剂)
 _DRUG_CLASS = re.compile(r"(?:药|药物|类|剂|制剂|抗生素|抗菌素|激素|中药|中成药|草药|保健品|疫苗)$"
                          r"|^(?:NSAIDs?|ACEI|ARB|ARNI|PPI|CCB|SGLT2i?|DPP-4i?|GLP-1RA|DOAC|NOAC)$", re.I)
@@ -556,6 +585,10 @@ def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
     for m in _GIVEN_DRUG.finditer(text):
         name = m.group("name")
         if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    for m in _GIVEN_BY_ROUTE.finditer(text):
+        name = m.group("name")
+        if name.endswith(vocab.DRUG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
             found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
     out = []
     ctx = textlayer.context(text) if found else None
@@ -990,6 +1023,11 @@ _ACTION_LIST_RX = re.compile("(?:" + "|".join(re.escape(v) for v in vocab.ACTION
                              + r")(?:[\u4e00-\u9fa5]{1,10}[、和及或与])+$")
 
 
+# the regimen the patient is on, described (抗结核方案中除利福平外还包括吡嗪酰胺): 方案 there is no plan
+_REGIMEN_DESCRIBED = re.compile(r"方案(?=中|里)")
+_REGIMEN_INCLUDES = re.compile(r"(方案[中里][^，。；]{0,12}?)包括")
+
+
 def _sections(text: str) -> tuple[list[int], list[str]]:
     """Where each section-like heading word starts, and its kind, in order."""
     found = [(m.start(), m.lastgroup or "") for m in _SECTION_RX.finditer(text)]
@@ -1002,11 +1040,13 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         start = _sentence_start(text, c.start)
         before = text[start:c.start]
         sentence = text[start:textlayer.clause_end(text, c.end)]
-        if _ADVICE_RX.search(before):
+        if _ADVICE_RX.search(_REGIMEN_DESCRIBED.sub("", before)):
             c.advice = True
         # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
         if c.diagnosis:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
+        if c.kind == "drug":
+            sentence = _REGIMEN_INCLUDES.sub(r"\1", sentence)  # the patient's regimen includes X: no generality
         if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
             c.general = True
         if c.kind in ("finding", "drug") and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
