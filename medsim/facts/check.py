@@ -315,6 +315,20 @@ def _locate(term: str, text: str) -> tuple[int, int] | None:
     return None
 
 
+def _locate_gapped(term: str, text: str) -> tuple[int, int] | None:
+    """Where the characters of a finding of 4+ characters stand in order within one stretch of a
+    clause, words between them (撕裂样痛 in 撕裂样疼痛, 阴道流血 in 阴道少量暗红色流血, 淋巴结肿大 in
+    淋巴结未扪及肿大, 尿频尿急尿痛 in 尿频、尿急、尿痛); the stretch is at most twice the term's length."""
+    if len(term) < 4 or not all("\u4e00" <= ch <= "\u9fa5" for ch in term):
+        return None
+    gap = rf"[^，。；;,\n]{{0,{len(term) + 2}}}?"
+    rx = re.compile(re.escape(term[:2]) + "".join(gap + re.escape(ch) for ch in term[2:]))
+    for m in rx.finditer(text):
+        if m.end() - m.start() <= 2 * len(term) + 2:
+            return m.start(), m.end()
+    return None
+
+
 def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     """A record stretch that reads like the claim's whole clause and has the claim's polarity."""
     clause = c.extra.get("clause_text")
@@ -449,13 +463,13 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
-        for term in {c.key, c.text}:
-            span = _locate(term, rec.text)
+        for term in dict.fromkeys((c.key, c.text)):
+            span = _locate(term, rec.text) or _locate_gapped(term, rec.text)
             if span and _inside_test_name(term, rec.text, span):
                 span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
                 polarity, owner = textlayer.polarity_at(rec.context, *span)
-                if any(cue not in term for cue in rec.context.negation_cues(*span)):
+                if any(cue not in term for cue in rec.context.negation_cues(*span, prefix=False)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 if c.extra.get("type") == "exam_result":
                     recorded = result_after(rec.text, span[1])  # 抗dsDNA、抗心磷脂抗体阴性
@@ -959,6 +973,7 @@ def _denied_in_report(content: str, exam: tuple[str, str, int, int, str], rec: C
 
 
 _RESULT_CLAUSES = re.compile(r"[，,；;。]")
+_VALUED = re.compile(r"\d\s*(?:cm|mm|ml|mL|L\b|%|mmol|μmol|mg|g/|U/|次/分|℃)")
 _RESULT_PARTS = re.compile(r"[、]|及|和|并|伴")
 _RESULT_LEAD = re.compile(r"^(?:可见|可及|见|示|提示|显示|发现|有|呈)+")
 _RESULT_DENIES = re.compile(r"未|无|没有|不|非|正常|阴性|[（(]\s*[-－]\s*[)）]")
@@ -1000,7 +1015,11 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if elsewhere:
         return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{elsewhere}”的所见",
                         f"the record's {exam} reports nothing on {elsewhere}")
-    if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
+    # a clause of the content that gives a value (最浅处离体表约30mm) is the measurement check's, not
+    # wording to find in the report
+    worded = "，".join(p for p in re.split(r"[，,；;。、]", content) if p and not _VALUED.search(p)) or content
+    if max(_content_recall(t, best[4]) for t in (content, worded)) >= 0.5 \
+            or max(_content_recall(t, rec.text) for t in (content, worded)) >= 0.75:
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
     return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",
                     f"the record's {exam} result does not say {content}")

@@ -753,13 +753,18 @@ def durations(text: str) -> list[Claim]:
         if days is None:
             continue
         cs, ce = textlayer.clause_start(text, m.start()), textlayer.clause_end(text, m.end())
+        if 0 < cs and text[cs - 1] in "）)" and not text[cs:m.start()].strip():
+            # 抗结核治疗（含利福平）1月余: the bracket is an aside, the duration qualifies the words before it
+            opened = max(text.rfind("（", 0, cs - 1), text.rfind("(", 0, cs - 1))
+            if opened > 0:
+                cs = textlayer.clause_start(text, opened)
         prev_end = max([p.end() for p in found[:i] if p.end() > cs] + [cs])
         nxt = min([p.start() for p in found[i + 1:] if p.start() < ce] + [ce])
         lead = text[prev_end:m.start()]
         cond = _KEY_CONDITION.search(lead)
         if cond:
             lead = lead[cond.end():]  # 呕吐时停10分钟 / 服药后30分钟: the duration qualifies what follows the condition
-        before, after = clause_key(lead), clause_key(text[m.end():nxt])
+        before, after = clause_key(re.sub(r"[（(][^）)]*[）)]", "", lead)), clause_key(text[m.end():nxt])
         # what follows is the key only when nothing precedes (3年前出现咳嗽), not 停经7周、突发腹痛
         keys = [k for k in ((before, after) if len(before) >= 2 else (after,)) if len(k) >= 2]
         key = keys[0] if keys else ""
@@ -942,6 +947,11 @@ def exam_phrase(m: re.Match[str]) -> tuple[str, str]:
     return region, m.group("mod")
 
 
+# a clause after the finding that gives the writer's reading or what was done (…伴粪石，考虑急性阑尾炎;
+# 胸片未见异常，已予阿莫西林口服): not what the examination showed
+_CONTENT_STOP = re.compile(r"[，,](?=\s*(?:考虑|诊断|初步诊断|拟诊|符合|结合|遂|已予|予以|给予|予|已行|收入|收住|转入))")
+
+
 def exam_results(text: str) -> list[Claim]:
     """An examination with what it showed. Kind ``result``: key = modality, extra region and the
     content (to the end of the sentence)."""
@@ -956,6 +966,8 @@ def exam_results(text: str) -> list[Claim]:
             pos = text.find(stop, cue.end())
             if pos >= 0:
                 end = min(end, pos)
+        opinion = _CONTENT_STOP.search(text, cue.end(), end)
+        end = opinion.start() if opinion else end
         later = _NEXT_EXAM.search(text, cue.end(), end)  # 超声示…，钼靶示…: each its own result
         content = text[cue.end():later.start() if later else end].strip(" ，,")
         content = re.sub(r"[（(][^）)]*[）)]", "", content)  # a bracketed aside is the writer's comment

@@ -55,3 +55,44 @@ def test_a_regimen_described_names_drugs_given():
     assert drugs == {"利福平": "supported", "吡嗪酰胺": "unsupported"}
     # a plan stays a plan
     assert check(case, "建议抗结核方案中加用吡嗪酰胺。", key_facts=[]).problems() == []
+
+
+@pytest.fixture
+def ectopic() -> Case:
+    return Case(id="t-ectopic", source="synthetic", demographics=Demographics(sex="女", age=29),
+                hpi="6小时前出现左下腹撕裂样疼痛，伴阴道少量暗红色流血，无尿频、尿急、尿痛。",
+                physical_exam="双眼球结膜非化脓性充血。腋窝淋巴结未扪及肿大。",
+                tests=[Result(name="腹部CT", result="阑尾增粗，腔内见粪石。"),
+                       Result(name="胸腔超声", result="左侧胸腔可见液性暗区，距体表最近约3cm。")],
+                diagnosis=["左侧胸腔积液"])
+
+
+@pytest.mark.parametrize("text", ["左下腹撕裂样痛。", "伴暗红色阴道流血。", "无尿频尿急尿痛。", "腋窝未扪及肿大淋巴结。",
+                                  "双眼结膜充血。"])
+def test_a_finding_worded_with_words_between_is_the_records(ectopic, text):
+    report = check(ectopic, text, key_facts=[])
+    assert report.problems() == [] and "supported" in report.statuses()
+
+
+@pytest.mark.parametrize("text", ["有尿频。", "腋窝扪及肿大淋巴结。"])
+def test_the_gapped_wording_keeps_its_negation(ectopic, text):
+    assert "contradicted" in check(ectopic, text, key_facts=[]).statuses()
+
+
+def test_a_results_content_stops_at_the_writers_reading(ectopic):
+    report = check(ectopic, "CT提示阑尾增粗伴粪石，考虑急性化脓性阑尾炎。", key_facts=[])
+    assert [f.text for f in report.findings if f.kind == "result"] == ["CT提示阑尾增粗伴粪石"]
+    assert not [f for f in report.problems() if f.kind == "result"]
+
+
+def test_a_results_valued_clause_is_left_to_the_measurement(ectopic):
+    report = check(ectopic, "超声见左侧胸腔积液，最浅处离体表约30mm。", key_facts=[])
+    assert report.problems() == [] and "supported" in report.statuses()
+    # still a result the report lacks when its words are not the report's
+    assert "unsupported" in check(ectopic, "超声见左侧胸膜增厚钙化，最浅处离体表约30mm。", key_facts=[]).statuses()
+
+
+def test_a_duration_after_a_bracketed_aside_qualifies_the_words_before_it():
+    case = Case(id="t-dili", source="synthetic", demographics=Demographics(sex="女", age=50),
+                chief_complaint="皮肤黄染、乏力2周余", hpi="近2周出现皮肤黄染。抗结核治疗（含利福平）1月余。")
+    assert check(case, "抗结核治疗（含利福平）1月余后出现黄疸2周余。", key_facts=[]).problems() == []
