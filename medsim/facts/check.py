@@ -365,6 +365,9 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
         return exact
+    if c.extra.get("type") == "organism":
+        # an organism is that species or none: 肺炎链球菌 is not the record's 肺炎 (nor 肺炎克雷伯菌)
+        return [r for r in rec.of("finding") if c.key in r.key]
     similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key) and not _bare_head_of(r, c, rec.text)]
     if similar:
         return similar

@@ -782,7 +782,7 @@ def durations(text: str) -> list[Claim]:
 # ---------------------------------------------------------------------------- findings
 
 _ORGANISM = re.compile(
-    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:回报|报告|结果为?|示|提示|为|检出|见|阳性[：:]?)?"
+    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:回报|报告|结果为?|示|提示|(?:同样|亦|也|均)?为|检出|见|阳性[：:]?)?"
     r"(?P<org>[\u4e00-\u9fa5]{2,10}?(?:菌|病毒|支原体|衣原体|螺旋体|原虫))"
 )
 
@@ -791,21 +791,28 @@ def organisms(text: str) -> list[Claim]:
     """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
     out = []
     for m in _ORGANISM.finditer(text):
-        polarity, owner = textlayer.polarity_at(textlayer.context(text), m.start("org"), m.end("org"))
-        out.append(Claim("finding", m.start("org"), m.end("org"), m.group("org"), key=m.group("org"),
+        # the organism's name starts after the verb the lazy match may have kept (两套均为肺炎克雷伯菌)
+        lead = re.match(r"[^为是出见示]*[为是出见示]", m.group("org"))
+        start = m.start("org") + (lead.end() if lead and len(m.group("org")) - lead.end() >= 3 else 0)
+        org = text[start:m.end("org")]
+        polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end("org"))
+        out.append(Claim("finding", start, m.end("org"), org, key=org,
                          polarity=polarity, owner=owner, extra={"type": "organism"}))
     return out
 
 
+# between a test's name and its result: what the name targets in brackets (血小板相关抗体（GPⅡb/Ⅲa）阳性) or
+# the word for testing (HEV RNA检测阳性)
+_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:检测|检查|测定)?"
 _EXAM_RESULT = re.compile(
-    r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
+    _RESULT_ASIDE + r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
     r"(?P<r>强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋]\s*[)）]|[（(]\s*[-－]\s*[)）])"
 )
 
 
 _LIST_RESULT = re.compile(r"(?:\s*[、和及与]\s*[^、和及与，,。；;\n：:]{1,12}?)+\s*(?:均|都|皆)?" + _EXAM_RESULT.pattern)
-_TEST_BY_FORM = re.compile(r"(?P<name>(?<![\u4e00-\u9fa5A-Za-z])[\u4e00-\u9fa5A-Za-z0-9\-]{1,10}?(?:抗体|抗原|试验|核酸|DNA|RNA|IgM|IgG))"
-                           r"(?=\s*[:：]?\s*(?:呈|为|示)?\s*(?:强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋-－]\s*[)）]))")
+_TEST_BY_FORM = re.compile(r"(?P<name>(?<![\u4e00-\u9fa5A-Za-z])[\u4e00-\u9fa5A-Za-z0-9\-]{1,10}?\s?(?:抗体|抗原|试验|核酸|DNA|RNA|IgM|IgG))"
+                           r"(?=" + _RESULT_ASIDE + r"\s*[:：]?\s*(?:呈|为|示)?\s*(?:强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋-－]\s*[)）]))")
 
 
 def _result_match(text: str, end: int) -> re.Match[str] | None:
@@ -928,13 +935,13 @@ def findings(text: str) -> list[Claim]:
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
              r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
-             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|免疫组化|免疫组织化学|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
 EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
 # what introduces the result: 示/提示/见… (also after a comma: 行胃镜检查，见胃窦溃疡), a colon, or a normal
 # or negative result written straight after the name (心电图正常, 头颅CT无异常, 胸片未见异常)
-_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为)|\s*[：:]"
+_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
                          r"|\s*(?=未见|无明显|未发现|无异常|无特殊|大致正常|基本正常|正常|阴性)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")

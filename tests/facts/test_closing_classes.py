@@ -96,3 +96,25 @@ def test_a_duration_after_a_bracketed_aside_qualifies_the_words_before_it():
     case = Case(id="t-dili", source="synthetic", demographics=Demographics(sex="女", age=50),
                 chief_complaint="皮肤黄染、乏力2周余", hpi="近2周出现皮肤黄染。抗结核治疗（含利福平）1月余。")
     assert check(case, "抗结核治疗（含利福平）1月余后出现黄疸2周余。", key_facts=[]).problems() == []
+
+
+@pytest.fixture
+def hepatitis() -> Case:
+    return Case(id="t-hev", source="synthetic", demographics=Demographics(sex="男", age=45),
+                hpi="当地医院头颅CTA提示左侧大脑中动脉分叉处动脉瘤。",
+                tests=[Result(name="肝炎病毒标志物", result="抗HEV-IgM阳性；HBsAg阴性"),
+                       Result(name="血培养", result="2套均培养出肺炎克雷伯菌"),
+                       Result(name="诊断性胸腔穿刺", result="已送涂片、细菌培养及药敏。")],
+                diagnosis=["肺炎"])
+
+
+@pytest.mark.parametrize("text", ["HEV RNA检测阳性。", "血小板相关抗体（GPⅡb/Ⅲa）阳性。", "穿刺标本免疫组化：ER阳性、HER2阴性。",
+                                  "DSA证实左侧大脑中动脉分叉部动脉瘤。", "胸水细菌培养回报肺炎链球菌。"])
+def test_a_result_the_record_lacks_is_unsupported_however_phrased(hepatitis, text):
+    assert "unsupported" in check(hepatitis, text, key_facts=[]).statuses()
+
+
+@pytest.mark.parametrize("text", ["抗HEV-IgM检测阳性。", "CTA证实左侧大脑中动脉分叉部动脉瘤。", "血培养两套均为肺炎克雷伯菌。"])
+def test_the_records_own_results_in_those_phrasings_hold(hepatitis, text):
+    report = check(hepatitis, text, key_facts=[])
+    assert report.problems() == [] and "supported" in report.statuses()
