@@ -982,10 +982,27 @@ _RESULT_LEAD = re.compile(r"^(?:可见|可及|见|示|提示|显示|发现|有|�
 _RESULT_DENIES = re.compile(r"未|无|没有|不|非|正常|阴性|[（(]\s*[-－]\s*[)）]")
 
 
+def _panel(c: Claim, rec: ClaimIndex) -> _Verdict:
+    """A panel called normal: the record must name a panel of its groups or give one of their values
+    (whether the values are normal is the measurement checks' to say)."""
+    groups = set(c.extra["panel"])
+    for name, its in analytes.PANELS.items():
+        pos = rec.text.find(name) if groups & set(its) else -1
+        if pos >= 0:
+            return _Verdict("supported", (pos, pos + len(name)), f"病历有{name}结果", f"the record has a {name} result")
+    for r in rec.of("measurement"):
+        a = analytes.get(r.key)
+        if a is not None and a.group in groups:
+            return _Verdict("supported", r, f"病历有{c.key}的数值", f"the record gives {c.key} values")
+    return _Verdict("unsupported", None, f"病历中没有{c.key}的结果", f"the record has no {c.key} result")
+
+
 def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """An examination's result: the record must name the examination (same kind, a region that
     fits) and hold what the text says it showed (most of its wording, in that examination's
     report or anywhere in the record)."""
+    if c.extra.get("panel"):
+        return _panel(c, rec)
     mod = _MODALITY_CLASS.get(c.key, c.key)
     region = str(c.extra.get("region", ""))
     exam = str(c.extra.get("exam", c.key))

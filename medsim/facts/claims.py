@@ -1091,11 +1091,28 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             c.advice = True
 
 
+_PANEL_NORMAL = re.compile(
+    "(?P<name>" + "|".join(sorted(map(re.escape, analytes.PANELS), key=len, reverse=True)) + ")"
+    r"(?:检查|检测|化验)?(?:[：:][^。；;\n，,]{0,16}?)?(?:各项)?(?:均|都|皆)?"
+    r"(?:正常|未见异常|无异常|无明显异常|大致正常|基本正常|在正常范围内?|正常范围内?)")
+
+
+def panel_results(text: str) -> list[Claim]:
+    """A laboratory panel called normal (凝血功能正常, 凝血功能：PT、APTT均在正常范围): a result the record
+    must hold (kind ``result``, extra ``panel``: the analyte groups it reports)."""
+    return [Claim("result", m.start(), m.end(), m.group(0), key=m.group("name"),
+                  extra={"panel": analytes.panel_groups(m.group("name")), "content": "正常", "region": "",
+                         "exam": m.group("name")})
+            for m in _PANEL_NORMAL.finditer(text)]
+
+
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
               *durations(text), *findings(text), *exam_results(text)]
+    results = [(c.start, c.end) for c in claims if c.kind == "result"]
+    claims += [c for c in panel_results(text) if not any(s < c.end and c.start < e for s, e in results)]
     # a dose is not also a measurement, an age is not also a duration
     dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug" and not c.extra.get("no_dose")]
     age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]

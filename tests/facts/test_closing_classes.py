@@ -118,3 +118,13 @@ def test_a_result_the_record_lacks_is_unsupported_however_phrased(hepatitis, tex
 def test_the_records_own_results_in_those_phrasings_hold(hepatitis, text):
     report = check(hepatitis, text, key_facts=[])
     assert report.problems() == [] and "supported" in report.statuses()
+
+
+def test_a_panel_called_normal_needs_the_panel_in_the_record():
+    case = Case(id="t-sdh", source="synthetic", demographics=Demographics(sex="男", age=70),
+                tests=[Result(name="血常规", result="WBC 8.1×10^9/L，Hb 132g/L"), Result(name="肾功能", result="正常")])
+    for text in ("凝血功能正常。", "凝血功能：PT、APTT均在正常范围。"):
+        assert "unsupported" in check(case, text, key_facts=[]).statuses()
+    for text in ("血常规未见异常。", "肾功能正常。"):
+        report = check(case, text, key_facts=[])
+        assert report.problems() == [] and "supported" in report.statuses()
