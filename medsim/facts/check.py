@@ -321,12 +321,23 @@ def _locate_gapped(term: str, text: str) -> tuple[int, int] | None:
     淋巴结未扪及肿大, 尿频尿急尿痛 in 尿频、尿急、尿痛); the stretch is at most twice the term's length."""
     if len(term) < 4 or not all("\u4e00" <= ch <= "\u9fa5" for ch in term):
         return None
-    gap = rf"[^，。；;,\n]{{0,{len(term) + 2}}}?"
-    rx = re.compile(re.escape(term[:2]) + "".join(gap + re.escape(ch) for ch in term[2:]))
-    for m in rx.finditer(text):
-        if m.end() - m.start() <= 2 * len(term) + 2:
-            return m.start(), m.end()
+    limit = 2 * len(term) + 2
+    pos = text.find(term[:2])
+    while pos >= 0:
+        # each next character at its earliest place: the shortest stretch from here, no clause break in it
+        window = _CLAUSE_BREAK.split(text[pos:pos + limit], maxsplit=1)[0]
+        at = 2
+        for ch in term[2:]:
+            at = window.find(ch, at) + 1
+            if at == 0:
+                break
+        else:
+            return pos, pos + at
+        pos = text.find(term[:2], pos + 1)
     return None
+
+
+_CLAUSE_BREAK = re.compile(r"[，。；;,\n]")
 
 
 def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
