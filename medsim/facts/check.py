@@ -270,7 +270,8 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         mass = _molar_mass(c)
         for r in cands:
             same = same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text,
-                                 b_text=r.value_text, molar_mass=mass)
+                                 b_text=r.value_text, molar_mass=mass,
+                                 rel_tol=0.02 if c.extra.get("restated") else 0.001)
             if same is None:
                 continue
             if same and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5):
@@ -314,6 +315,31 @@ def _locate(term: str, text: str) -> tuple[int, int] | None:
     return None
 
 
+def _locate_gapped(term: str, text: str) -> tuple[int, int] | None:
+    """Where the characters of a finding of 4+ characters stand in order within one stretch of a
+    clause, words between them (撕裂样痛 in 撕裂样疼痛, 阴道流血 in 阴道少量暗红色流血, 淋巴结肿大 in
+    淋巴结未扪及肿大, 尿频尿急尿痛 in 尿频、尿急、尿痛); the stretch is at most twice the term's length."""
+    if len(term) < 4 or not all("\u4e00" <= ch <= "\u9fa5" for ch in term):
+        return None
+    limit = 2 * len(term) + 2
+    pos = text.find(term[:2])
+    while pos >= 0:
+        # each next character at its earliest place: the shortest stretch from here, no clause break in it
+        window = _CLAUSE_BREAK.split(text[pos:pos + limit], maxsplit=1)[0]
+        at = 2
+        for ch in term[2:]:
+            at = window.find(ch, at) + 1
+            if at == 0:
+                break
+        else:
+            return pos, pos + at
+        pos = text.find(term[:2], pos + 1)
+    return None
+
+
+_CLAUSE_BREAK = re.compile(r"[，。；;,\n]")
+
+
 def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     """A record stretch that reads like the claim's whole clause and has the claim's polarity."""
     clause = c.extra.get("clause_text")
@@ -350,6 +376,9 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
     exact = rec.of("finding", c.key)
     if exact:
         return exact
+    if c.extra.get("type") == "organism":
+        # an organism is that species or none: 肺炎链球菌 is not the record's 肺炎 (nor 肺炎克雷伯菌)
+        return [r for r in rec.of("finding") if c.key in r.key]
     similar = [r for r in rec.of("finding") if _similar_key(c.key, r.key) and not _bare_head_of(r, c, rec.text)]
     if similar:
         return similar
@@ -448,13 +477,13 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     same = _finding_mentions(c, rec)
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
-        for term in {c.key, c.text}:
-            span = _locate(term, rec.text)
+        for term in dict.fromkeys((c.key, c.text)):
+            span = _locate(term, rec.text) or _locate_gapped(term, rec.text)
             if span and _inside_test_name(term, rec.text, span):
                 span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
                 polarity, owner = textlayer.polarity_at(rec.context, *span)
-                if any(cue not in term for cue in rec.context.negation_cues(*span)):
+                if any(cue not in term for cue in rec.context.negation_cues(*span, prefix=False)):
                     polarity = "absent"  # a fuzzy match can swallow the cue: 淋巴结无肿大
                 if c.extra.get("type") == "exam_result":
                     recorded = result_after(rec.text, span[1])  # 抗dsDNA、抗心磷脂抗体阴性
@@ -958,15 +987,33 @@ def _denied_in_report(content: str, exam: tuple[str, str, int, int, str], rec: C
 
 
 _RESULT_CLAUSES = re.compile(r"[，,；;。]")
+_VALUED = re.compile(r"\d\s*(?:cm|mm|ml|mL|L\b|%|mmol|μmol|mg|g/|U/|次/分|℃)")
 _RESULT_PARTS = re.compile(r"[、]|及|和|并|伴")
 _RESULT_LEAD = re.compile(r"^(?:可见|可及|见|示|提示|显示|发现|有|呈)+")
 _RESULT_DENIES = re.compile(r"未|无|没有|不|非|正常|阴性|[（(]\s*[-－]\s*[)）]")
+
+
+def _panel(c: Claim, rec: ClaimIndex) -> _Verdict:
+    """A panel called normal: the record must name a panel of its groups or give one of their values
+    (whether the values are normal is the measurement checks' to say)."""
+    groups = set(c.extra["panel"])
+    for name, its in analytes.PANELS.items():
+        pos = rec.text.find(name) if groups & set(its) else -1
+        if pos >= 0:
+            return _Verdict("supported", (pos, pos + len(name)), f"病历有{name}结果", f"the record has a {name} result")
+    for r in rec.of("measurement"):
+        a = analytes.get(r.key)
+        if a is not None and a.group in groups:
+            return _Verdict("supported", r, f"病历有{c.key}的数值", f"the record gives {c.key} values")
+    return _Verdict("unsupported", None, f"病历中没有{c.key}的结果", f"the record has no {c.key} result")
 
 
 def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     """An examination's result: the record must name the examination (same kind, a region that
     fits) and hold what the text says it showed (most of its wording, in that examination's
     report or anywhere in the record)."""
+    if c.extra.get("panel"):
+        return _panel(c, rec)
     mod = _MODALITY_CLASS.get(c.key, c.key)
     region = str(c.extra.get("region", ""))
     exam = str(c.extra.get("exam", c.key))
@@ -999,7 +1046,11 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if elsewhere:
         return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{elsewhere}”的所见",
                         f"the record's {exam} reports nothing on {elsewhere}")
-    if _content_recall(content, best[4]) >= 0.5 or _content_recall(content, rec.text) >= 0.75:
+    # a clause of the content that gives a value (最浅处离体表约30mm) is the measurement check's, not
+    # wording to find in the report
+    worded = "，".join(p for p in re.split(r"[，,；;。、]", content) if p and not _VALUED.search(p)) or content
+    if max(_content_recall(t, best[4]) for t in (content, worded)) >= 0.5 \
+            or max(_content_recall(t, rec.text) for t in (content, worded)) >= 0.75:
         return _Verdict("supported", (best[2], best[3]), f"病历有{exam}结果：{content}", f"the record has this {exam} result")
     return _Verdict("unsupported", (best[2], best[3]), f"病历中{exam}的结果没有“{content}”",
                     f"the record's {exam} result does not say {content}")

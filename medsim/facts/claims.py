@@ -86,7 +86,7 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]\s?mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|%|秒|s(?![A-Za-z])|fl|fL"
+    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
     # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
@@ -186,6 +186,20 @@ def _respectively(text: str, values: list[re.Match[str]]) -> dict[int, tuple[str
     return out
 
 
+# between a value and its restatement in another unit: a bracket or a word of conversion
+_RESTATE = re.compile(r"\s*(?:[（(]\s*(?:约合|约|折合约?|相当于|即|合)?|[，,]?\s*(?:约合|折合约?|相当于|换算为约?|换算约?))\s*$")
+
+
+def _restates(text: str, out: list[Claim], pos: int, unit: str) -> Claim | None:
+    """The measurement a value right after it restates in another unit, or None."""
+    if not out or out[-1].unit in (None, unit) or out[-1].extra.get("restated"):
+        return None
+    prev = out[-1]
+    if prev.end > pos or pos - prev.end > 8 or not _RESTATE.fullmatch(text[prev.end:pos]):
+        return None
+    return prev
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
     found_values = list(MEASURE.finditer(text))
@@ -194,6 +208,15 @@ def measurements(text: str) -> list[Claim]:
         unit = canonical_unit(re.sub(r"\s", "", m.group("unit")))  # μ mol/L as some reports print it
         if m.group("v2") and unit != "mmHg":
             continue  # a ratio such as 4+3 or 5/12 is not a value
+        restated = _restates(text, out, m.start(), unit)
+        if restated is not None:
+            # 7.2mmol/L（约130mg/dL）, 28.6mmol/L，折合约515mg/dL: the same value in another unit, so the
+            # same analyte, held against the record after conversion
+            out.append(Claim("measurement", m.start(), m.end(), text[m.start():m.end()], key=restated.key,
+                             value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"), unit=unit,
+                             extra={"name": restated.extra.get("name", restated.key), "value_start": m.start("v"),
+                                    "cmp": "", "restated": True}))
+            continue
         name, name_start = _name_before(text, m.start())
         cmp = m.group("cmp") or ""
         word = re.search(r"(超过|高于|大于|不低于|低于|小于|不足|不超过)$", name)
@@ -216,6 +239,8 @@ def measurements(text: str) -> list[Claim]:
             # ℃ measures a temperature whatever the words before it (发热最高39.5℃, 孩子39℃)
             key = "temperature" if unit == "℃" else "bp"
             found = (key, name[-2:] if name else "")
+        if unit == "g" and (not found or found[0] not in ("weight", "fetal_weight")):
+            continue  # grams weigh a body (胎儿体重约2100g); a dose in grams is the drug reader's
         if found:
             key, alias = found
             start = name_start + name.rfind(alias)
@@ -493,6 +518,10 @@ def drugs(text: str) -> list[Claim]:
 # a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
 _GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
                          r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# a name between a verb of giving and a route (已予达那唑口服, 给予甲泼尼龙静滴): a drug even when its
+# ending is a single character, the route says so
+_GIVEN_BY_ROUTE = re.compile(r"(?:予以|给予|予|加用|改用|换用)(?P<name>[\u4e00-\u9fa5]{2,8}?)"
+                             r"(?=口服|静滴|静脉滴注|静推|静注|肌注|肌内注射|皮下注射|雾化吸入|泵入)")
 # what a word names when it is a kind of drug, not one drug (降压药, 头孢类抗生素, 非甾体抗炎药, 钙剂)
 _DRUG_CLASS = re.compile(r"(?:药|药物|类|剂|制剂|抗生素|抗菌素|激素|中药|中成药|草药|保健品|疫苗)$"
                          r"|^(?:NSAIDs?|ACEI|ARB|ARNI|PPI|CCB|SGLT2i?|DPP-4i?|GLP-1RA|DOAC|NOAC)$", re.I)
@@ -556,6 +585,10 @@ def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
     for m in _GIVEN_DRUG.finditer(text):
         name = m.group("name")
         if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    for m in _GIVEN_BY_ROUTE.finditer(text):
+        name = m.group("name")
+        if name.endswith(vocab.DRUG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
             found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
     out = []
     ctx = textlayer.context(text) if found else None
@@ -720,13 +753,18 @@ def durations(text: str) -> list[Claim]:
         if days is None:
             continue
         cs, ce = textlayer.clause_start(text, m.start()), textlayer.clause_end(text, m.end())
+        if 0 < cs and text[cs - 1] in "）)" and not text[cs:m.start()].strip():
+            # 抗结核治疗（含利福平）1月余: the bracket is an aside, the duration qualifies the words before it
+            opened = max(text.rfind("（", 0, cs - 1), text.rfind("(", 0, cs - 1))
+            if opened > 0:
+                cs = textlayer.clause_start(text, opened)
         prev_end = max([p.end() for p in found[:i] if p.end() > cs] + [cs])
         nxt = min([p.start() for p in found[i + 1:] if p.start() < ce] + [ce])
         lead = text[prev_end:m.start()]
         cond = _KEY_CONDITION.search(lead)
         if cond:
             lead = lead[cond.end():]  # 呕吐时停10分钟 / 服药后30分钟: the duration qualifies what follows the condition
-        before, after = clause_key(lead), clause_key(text[m.end():nxt])
+        before, after = clause_key(re.sub(r"[（(][^）)]*[）)]", "", lead)), clause_key(text[m.end():nxt])
         # what follows is the key only when nothing precedes (3年前出现咳嗽), not 停经7周、突发腹痛
         keys = [k for k in ((before, after) if len(before) >= 2 else (after,)) if len(k) >= 2]
         key = keys[0] if keys else ""
@@ -744,7 +782,7 @@ def durations(text: str) -> list[Claim]:
 # ---------------------------------------------------------------------------- findings
 
 _ORGANISM = re.compile(
-    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:回报|报告|结果为?|示|提示|为|检出|见|阳性[：:]?)?"
+    r"(?:培养|涂片|检出|查见|镜检|PCR|抗原|核酸)[^。；，\n]{0,6}?(?:回报|报告|结果为?|示|提示|(?:同样|亦|也|均)?为|检出|见|阳性[：:]?)?"
     r"(?P<org>[\u4e00-\u9fa5]{2,10}?(?:菌|病毒|支原体|衣原体|螺旋体|原虫))"
 )
 
@@ -753,21 +791,28 @@ def organisms(text: str) -> list[Claim]:
     """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
     out = []
     for m in _ORGANISM.finditer(text):
-        polarity, owner = textlayer.polarity_at(textlayer.context(text), m.start("org"), m.end("org"))
-        out.append(Claim("finding", m.start("org"), m.end("org"), m.group("org"), key=m.group("org"),
+        # the organism's name starts after the verb the lazy match may have kept (两套均为肺炎克雷伯菌)
+        lead = re.match(r"[^为是出见示]*[为是出见示]", m.group("org"))
+        start = m.start("org") + (lead.end() if lead and len(m.group("org")) - lead.end() >= 3 else 0)
+        org = text[start:m.end("org")]
+        polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end("org"))
+        out.append(Claim("finding", start, m.end("org"), org, key=org,
                          polarity=polarity, owner=owner, extra={"type": "organism"}))
     return out
 
 
+# between a test's name and its result: what the name targets in brackets (血小板相关抗体（GPⅡb/Ⅲa）阳性) or
+# the word for testing (HEV RNA检测阳性)
+_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:检测|检查|测定)?"
 _EXAM_RESULT = re.compile(
-    r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
+    _RESULT_ASIDE + r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
     r"(?P<r>强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋]\s*[)）]|[（(]\s*[-－]\s*[)）])"
 )
 
 
 _LIST_RESULT = re.compile(r"(?:\s*[、和及与]\s*[^、和及与，,。；;\n：:]{1,12}?)+\s*(?:均|都|皆)?" + _EXAM_RESULT.pattern)
-_TEST_BY_FORM = re.compile(r"(?P<name>(?<![\u4e00-\u9fa5A-Za-z])[\u4e00-\u9fa5A-Za-z0-9\-]{1,10}?(?:抗体|抗原|试验|核酸|DNA|RNA|IgM|IgG))"
-                           r"(?=\s*[:：]?\s*(?:呈|为|示)?\s*(?:强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋-－]\s*[)）]))")
+_TEST_BY_FORM = re.compile(r"(?P<name>(?<![\u4e00-\u9fa5A-Za-z])[\u4e00-\u9fa5A-Za-z0-9\-]{1,10}?\s?(?:抗体|抗原|试验|核酸|DNA|RNA|IgM|IgG))"
+                           r"(?=" + _RESULT_ASIDE + r"\s*[:：]?\s*(?:呈|为|示)?\s*(?:强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋-－]\s*[)）]))")
 
 
 def _result_match(text: str, end: int) -> re.Match[str] | None:
@@ -890,13 +935,13 @@ def findings(text: str) -> list[Claim]:
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
              r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
-             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|"
+             r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|免疫组化|免疫组织化学|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
 EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
 # what introduces the result: 示/提示/见… (also after a comma: 行胃镜检查，见胃窦溃疡), a colon, or a normal
 # or negative result written straight after the name (心电图正常, 头颅CT无异常, 胸片未见异常)
-_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为)|\s*[：:]"
+_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
                          r"|\s*(?=未见|无明显|未发现|无异常|无特殊|大致正常|基本正常|正常|阴性)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
@@ -907,6 +952,11 @@ def exam_phrase(m: re.Match[str]) -> tuple[str, str]:
     region = _REGION_NOISE.sub("", m.group("region"))
     region = re.split(r"[及和与、或]", region)[-1]  # 超声及CT: the CT has no region of its own
     return region, m.group("mod")
+
+
+# a clause after the finding that gives the writer's reading or what was done (…伴粪石，考虑急性阑尾炎;
+# 胸片未见异常，已予阿莫西林口服): not what the examination showed
+_CONTENT_STOP = re.compile(r"[，,](?=\s*(?:考虑|诊断|初步诊断|拟诊|符合|结合|遂|已予|予以|给予|予|已行|收入|收住|转入))")
 
 
 def exam_results(text: str) -> list[Claim]:
@@ -923,6 +973,8 @@ def exam_results(text: str) -> list[Claim]:
             pos = text.find(stop, cue.end())
             if pos >= 0:
                 end = min(end, pos)
+        opinion = _CONTENT_STOP.search(text, cue.end(), end)
+        end = opinion.start() if opinion else end
         later = _NEXT_EXAM.search(text, cue.end(), end)  # 超声示…，钼靶示…: each its own result
         content = text[cue.end():later.start() if later else end].strip(" ，,")
         content = re.sub(r"[（(][^）)]*[）)]", "", content)  # a bracketed aside is the writer's comment
@@ -990,6 +1042,11 @@ _ACTION_LIST_RX = re.compile("(?:" + "|".join(re.escape(v) for v in vocab.ACTION
                              + r")(?:[\u4e00-\u9fa5]{1,10}[、和及或与])+$")
 
 
+# the regimen the patient is on, described (抗结核方案中除利福平外还包括吡嗪酰胺): 方案 there is no plan
+_REGIMEN_DESCRIBED = re.compile(r"方案(?=中|里)")
+_REGIMEN_INCLUDES = re.compile(r"(方案[中里][^，。；]{0,12}?)包括")
+
+
 def _sections(text: str) -> tuple[list[int], list[str]]:
     """Where each section-like heading word starts, and its kind, in order."""
     found = [(m.start(), m.lastgroup or "") for m in _SECTION_RX.finditer(text)]
@@ -1002,11 +1059,13 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         start = _sentence_start(text, c.start)
         before = text[start:c.start]
         sentence = text[start:textlayer.clause_end(text, c.end)]
-        if _ADVICE_RX.search(before):
+        if _ADVICE_RX.search(_REGIMEN_DESCRIBED.sub("", before)):
             c.advice = True
         # 者 / 时 / 以上 only right around the claim: 50岁以上好发, 发作时, 吸烟者
         if c.diagnosis:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
+        if c.kind == "drug":
+            sentence = _REGIMEN_INCLUDES.sub(r"\1", sentence)  # the patient's regimen includes X: no generality
         if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
             c.general = True
         if c.kind in ("finding", "drug") and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
@@ -1032,11 +1091,28 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             c.advice = True
 
 
+_PANEL_NORMAL = re.compile(
+    "(?P<name>" + "|".join(sorted(map(re.escape, analytes.PANELS), key=len, reverse=True)) + ")"
+    r"(?:检查|检测|化验)?(?:[：:][^。；;\n，,]{0,16}?)?(?:各项)?(?:均|都|皆)?"
+    r"(?:正常|未见异常|无异常|无明显异常|大致正常|基本正常|在正常范围内?|正常范围内?)")
+
+
+def panel_results(text: str) -> list[Claim]:
+    """A laboratory panel called normal (凝血功能正常, 凝血功能：PT、APTT均在正常范围): a result the record
+    must hold (kind ``result``, extra ``panel``: the analyte groups it reports)."""
+    return [Claim("result", m.start(), m.end(), m.group(0), key=m.group("name"),
+                  extra={"panel": analytes.panel_groups(m.group("name")), "content": "正常", "region": "",
+                         "exam": m.group("name")})
+            for m in _PANEL_NORMAL.finditer(text)]
+
+
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
               *durations(text), *findings(text), *exam_results(text)]
+    results = [(c.start, c.end) for c in claims if c.kind == "result"]
+    claims += [c for c in panel_results(text) if not any(s < c.end and c.start < e for s, e in results)]
     # a dose is not also a measurement, an age is not also a duration
     dose_spans = [(c.start, c.end) for c in claims if c.kind == "drug" and not c.extra.get("no_dose")]
     age_spans = [(c.start, c.end) for c in claims if c.kind == "age"]

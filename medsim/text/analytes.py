@@ -193,3 +193,19 @@ def unitless(key: str) -> bool:
     """Printed without a unit (pH 7.32, INR 1.8, 比重1.020)."""
     a = _index().by_key.get(key)
     return bool(a and "none" in a.units)
+
+
+# the names of a laboratory panel and the analyte groups it reports (凝血功能 → coagulation): a text
+# that calls a panel normal claims the panel was done, which the record shows by its name or its values
+PANELS: dict[str, tuple[str, ...]] = {
+    "凝血功能": ("coagulation",), "凝血常规": ("coagulation",), "凝血四项": ("coagulation",), "凝血象": ("coagulation",),
+    "肝功能": ("liver",), "肾功能": ("renal",), "肝肾功能": ("liver", "renal"), "电解质": ("electrolyte",),
+    "血常规": ("blood_count",), "血象": ("blood_count",), "尿常规": ("urine",), "血脂": ("lipid",),
+    "心肌酶": ("cardiac",), "心肌标志物": ("cardiac",), "甲状腺功能": ("endocrine",), "甲功": ("endocrine",),
+    "血气分析": ("blood_gas",), "血气": ("blood_gas",),
+}
+
+
+def panel_groups(name: str) -> tuple[str, ...]:
+    """The analyte groups a panel's name reports, or () for no panel."""
+    return PANELS.get(name, ())

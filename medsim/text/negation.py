@@ -258,11 +258,13 @@ class FindingContext:
         s, e = self.norm.to_orig(nstart, nend)
         return self.judge(Entity(type_, self.norm.orig[s:e], s, e, self.text[nstart:nend], nstart=nstart, nend=nend))
 
-    def negation_cues(self, nstart: int, nend: int) -> list[str]:
-        """Negation cues written inside a stretch (pseudo-negations already left out)."""
+    def negation_cues(self, nstart: int, nend: int, *, prefix: bool = True) -> list[str]:
+        """Negation cues written inside a stretch (pseudo-negations already left out); ``prefix=False``
+        leaves out the prefix cues, which negate only the word written onto them (非化脓性充血 is 充血)."""
         lo, hi = bisect_left(self.cue_starts, nstart), bisect_left(self.cue_starts, nend)
         # a cue with two roles (未及: pre and post) is listed twice among the cues, once here
-        return list(dict.fromkeys(c.text for c in self.cues[lo:hi] if c.kind.startswith("neg") and c.end <= nend))
+        return list(dict.fromkeys(c.text for c in self.cues[lo:hi] if c.kind.startswith("neg") and c.end <= nend
+                                  and (prefix or c.kind != "neg_prefix")))
 
     def has_family_marker(self, nstart: int, nend: int) -> bool:
         """A family word (not a narrator's: 母亲代述) written inside a stretch."""

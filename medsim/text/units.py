@@ -148,13 +148,14 @@ def molar_mass(name: str) -> float | None:
 
 
 def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str = "", b_text: str = "",
-                  molar_mass: float | None = None) -> bool | None:
+                  molar_mass: float | None = None, rel_tol: float = 0.001) -> bool | None:
     """True/False when the two amounts compare, None when the units measure different things
     (mmol/L against mg/dL with no molar mass given).
 
     Equal means within rounding: the less precise of the two printed numbers (``a_text``,
     ``b_text``) sets the tolerance, plus 0.1 % for conversions (38.2 and 38.6 ℃ differ;
-    0.0542 mmol/L and 54.20 μmol/L agree).
+    0.0542 mmol/L and 54.20 μmol/L agree). ``rel_tol`` widens the 0.1 % for an approximate
+    conversion the writer rounded (TBil 86.4μmol/L（约5.1mg/dL）).
     """
     va, ua = to_si(a, a_unit)
     vb, ub = to_si(b, b_unit)
@@ -164,7 +165,7 @@ def same_quantity(a: float, a_unit: str, b: float, b_unit: str, *, a_text: str =
         vb, ub = (vb / molar_mass, "mol/L") if ub == "g/L" else (vb, ub)
     if ua != ub:
         return None
-    tol = 0.001 * max(abs(va), abs(vb))
+    tol = rel_tol * max(abs(va), abs(vb))
     for text, value, si_value in ((a_text, a, va), (b_text, b, vb)):
         if text and value:
             tol = max(tol, abs(si_value / value) * 0.5 * 10 ** (-decimals(text)))
