@@ -18,7 +18,14 @@ import re
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import elements
 from medsim.text.lexicon import get_lexicon
-from medsim.text.match import alternatives, class_member, contained_form, find_point, normalize
+from medsim.text.match import (
+    alternatives,
+    class_member,
+    contained_form,
+    find_point,
+    normalize,
+    prohibition_cues,
+)
 
 NAME = "avoid"
 
@@ -37,13 +44,35 @@ def _texts(inp: ScoreInput) -> list[tuple[str, bool]]:
         out.append((str(ans), False))
     if not any(t.strip() for t, _ in out):
         out = [(inp.transcript.final_text or "", False)]
+    out += [(c, True) for t, item in out if not item for c in _reported_treatments(t)]
     return [(t, item) for t, item in out if t.strip()]
+
+
+# A summary's account of what was done (诊治经过：储氧面罩高浓度吸氧，无创通气…) is a list of treatments
+# written as clauses: each names what the writer gave, verb or not, as a list item does.
+_REPORT_HEAD = re.compile(r"(?:诊治|诊疗|治疗|住院)经过\s*[:：]|(?:^|\n)\s*(?:治疗|处理)\s*[:：]")
+_NEXT_HEAD = re.compile(r"\n|(?:出院|入院)(?:诊断|医嘱|情况|带药)\s*[:：]")
+_REPORT_SPLIT = re.compile(r"[，,。；;]")
+# a clause telling an allergy or a resistance (青霉素过敏，改用克林霉素) names the drug as a warning
+_WARNING = re.compile(r"过敏|禁忌|耐药|避开|避免|不用|未用|慎用")
+
+
+def _reported_treatments(text: str) -> list[str]:
+    out = []
+    for head in _REPORT_HEAD.finditer(text):
+        rest = text[head.end():]
+        end = _NEXT_HEAD.search(rest)
+        section = rest[:end.start()] if end else rest
+        out += [c for c in _REPORT_SPLIT.split(section) if c.strip() and not _WARNING.search(c)]
+    return out
 
 
 # A clause recommends what it names when it says to do it; one that explains (阿莫西林属于青霉素类)
 # or tells the history (近2周服布洛芬) does not.
 _RECOMMEND = re.compile(r"建议|推荐|可以|可|改用|换用|加用|继续|服用|口服|吃|使用|用(?!于)|给予|予|静滴|静推|注射|外用|涂"
-                        r"|开[些点]|备用|首选|选用")
+                        r"|开[些点]|备用|首选|选用"
+                        # what a summary reports as done, or an order gives: 行Kasai术, 改为阿司匹林, 加服, 补种疫苗
+                        r"|(?<![不进执运施])行(?![走动为程李])|采用|改为|换为|加服|改服|含服|[补接]种|输注")
 _HISTORY = re.compile(r"近\d*[天周月年]|曾|既往|之前|此前|以前|入院前|已经?|(?<![可以能请])自行|病史|属于|是一种|会使|可使|可能")
 _CLAUSE = re.compile(r"[，,。；;！!？?\n]")
 
@@ -52,7 +81,7 @@ def _item_names(item: str, alt: str) -> bool:
     """A list item names the unsafe ``alt`` (or a member of the class it names) and does not deny it.
     A vaguer item (抗感染 for the unsafe 左氧氟沙星) does not name it."""
     norm, g = normalize(item), normalize(alt)
-    if _HISTORY.search(item) or _CONDITIONAL.search(item):
+    if _HISTORY.search(item) or _CONDITIONAL.search(item) or _forbidden_after(item, alt):
         return False
     if contained_form(norm, g) is not None and find_point(item, alt).met:
         return True
@@ -69,13 +98,35 @@ def _recommends(text: str, alt: str) -> bool:
         before, after = clause[:at], clause[at + len(alt):]
         if _CAUSED.search(after):
             continue  # 这次出血是吃布洛芬引起的: what caused it, not advice
-        if _CAUTIONED.match(after) and not _MODAL.search(before):
-            continue  # 使用头孢菌素也需医生评估: a caution about it, not advice to take it
-        recommends = _RECOMMEND.search(before) or _is_act(alt)
+        if _CAUTIONED.match(after) and not _MODAL.search(before) or _FORBIDDEN_AFTER.match(after):
+            continue  # 使用头孢菌素也需医生评估, 活疫苗禁种: a caution or a prohibition, not advice to take it
+        recommends = _RECOMMEND.search(before) or _is_act(alt) or _is_drug(alt) and _DOSED.match(after)
+        stated = find_point(clause, alt).met or _RESTRICTION.match(alt) and not _denied_before(before)
         if recommends and not _HISTORY.search(before) and not _conditioned(clause, at) \
-                and not _EXPLAINS.search(text[text.find(clause) + len(clause):][:16]) and find_point(clause, alt).met:
+                and not _EXPLAINS.search(text[text.find(clause) + len(clause):][:16]) and stated:
             return True
     return False
+
+
+# an unsafe restriction (少喝牛奶, 避免补钙): its own 少/避免 is what it advises, not a denial of it
+_RESTRICTION = re.compile(r"^(?:少|避免|限制|减少)")
+
+
+def _denied_before(before: str) -> bool:
+    """A prohibition or a no-need cue just before the mention (不必少喝牛奶, 无需限制钙)."""
+    tail = before.rstrip()[-6:]
+    return any(c in tail for c in (*prohibition_cues(), "不必", "无需", "无须", "不用", "没必要"))
+
+
+def _is_drug(alt: str) -> bool:
+    return get_lexicon().type_of(alt) == "drug"
+
+
+def _forbidden_after(text: str, alt: str) -> bool:
+    """Every mention of ``alt`` in ``text`` is followed by a prohibition of it (活疫苗禁种)."""
+    low, a = text.lower(), alt.lower()
+    ats = [m.start() for m in re.finditer(re.escape(a), low)]
+    return bool(ats) and all(_FORBIDDEN_AFTER.match(low[at + len(a):]) for at in ats)
 
 
 def _is_act(alt: str) -> bool:
@@ -95,7 +146,12 @@ def _conditioned(clause: str, at: int) -> bool:
 
 # a modal recommendation: what follows a condition (如果…可以加X) is still advice
 _MODAL = re.compile(r"可以|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
-_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己")
+_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|^(?:少|避免|限制|减少)")
+# a drug written with its dose is prescribed (头孢唑林1g术前30分钟, 阿司匹林100mg每日一次): no verb needed
+_DOSED = re.compile(r"^[^，,。；;\d]{0,5}?\d+(?:\.\d+)?\s*(?:mg|g|μg|ug|mcg|ml|iu|u|万?单位|片|粒|支|袋)", re.IGNORECASE)
+# a prohibition written after what it forbids: 活疫苗禁种, 头孢类禁用, NSAIDs忌用
+_FORBIDDEN_AFTER = re.compile(r"^[^，,。；;]{0,6}?(?:禁用|禁种|禁服|禁止使用|禁止接种|忌用|忌服|不宜使用|不宜接种|不能使用"
+                              r"|不可使用|不可接种|暂缓接种|避免使用|避免接种)")
 # the words after the name warn about it: 使用头孢菌素也需医生评估, 头孢慎用
 _CAUTIONED = re.compile(r"^[^，,。；;]{0,4}?(?:也|亦|同样|均)?(?:需|须|要|应)(?:经|由|在|先经|先由)?(?:医生|医师|专科)"
                         r"(?:评估|判断|决定|确认)|^[^，,。；;]{0,4}?(?:慎用|需谨慎|要谨慎|须谨慎)")

@@ -2,7 +2,8 @@
 
 Key facts come from ``config.key_facts``, else ``case.key_facts``, else ``gold[config.field]``.
 A key fact is covered when its words are in the answer or every claim it makes is supported by
-the answer (so 血肌酐 263 umol/L covers 肌酐263μmol/L; see ``medsim.facts.omissions``) — and the
+the answer (so 血肌酐 263 umol/L covers 肌酐263μmol/L; see ``medsim.facts.omissions``), or each of
+its parts is said in other words (``medsim.text.keyfacts``: T2DM 8年 for 2型糖尿病8年) — and the
 answer does not deny it, hedge it or contradict itself on it (medsim.text.match.find_point):
 "否认右下腹痛" does not cover 右下腹痛, "可能有发热" does not state the fever.
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 from medsim.facts import omissions
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import answer_text, no_gold
+from medsim.text.keyfacts import contradicts_fact, states_fact
 from medsim.text.match import answer_budget, content_chars, find_point, normalize, strip_quoted
 
 NAME = "coverage"
 REPRODUCED_FREE, REPRODUCED_NONE = 0.3, 0.6  # share of the record a summary may reproduce verbatim
+CONTRADICTED_CHARGE = 0.3  # a key fact said the other way round, as fact_consistency charges a contradiction (×(1−0.7))
 
 
 def _denied(text: str, fact: str) -> bool:
@@ -38,10 +41,14 @@ def score_coverage(inp: ScoreInput) -> Score:
         return no_gold(NAME, "key_facts")
     text = answer_text(inp) if inp.transcript.answer is not None else ""
     text = text or inp.transcript.final_text or inp.transcript.clinician_text()
-    missing = omissions(inp.case, text, key_facts=facts)
-    missed = [m.key_fact for m in missing]
-    denied = [f for f in facts if f not in missed and _denied(text, f)]
-    covered = [f for f in facts if f not in missed and f not in denied]
+    # a fact the claim checker finds left out may be stated in other words (T2DM 8年, 未见血栓)
+    missing = [m for m in omissions(inp.case, text, key_facts=facts) if not states_fact(text, m.key_fact)]
+    missed = [m.key_fact for m in missing if not contradicts_fact(text, m.key_fact)]
+    # a key fact stated the other way round (尿蛋白阴性 for 24小时尿蛋白3.2g) is a false statement on a
+    # point the summary exists to carry, not an omission: each one charged as a contradiction is
+    contradicted = [f for f in facts if contradicts_fact(text, f)]
+    denied = [f for f in facts if f not in missed and f not in contradicted and _denied(text, f)]
+    covered = [f for f in facts if f not in missed and f not in denied and f not in contradicted]
     budget = answer_budget(text, inp.case.reference_answer, max_chars=inp.config.get("max_chars"))
     record = len(normalize(inp.case.full_record_text()))  # counted as the budget counts the answer
     share_limit = max(0.6 * record, 300)  # a summary is shorter than what it summarizes (short records: 300)
@@ -71,6 +78,10 @@ def score_coverage(inp: ScoreInput) -> Score:
         reasons.append("被否定或含糊其辞：" + "；".join(denied))
     if budget.factor < 1:
         reasons.append(f"篇幅超出 ×{budget.factor:.2f}：" + "；".join(budget.reasons))
-    return Score(NAME, len(covered) / len(facts) * budget.factor, reasons,
-                 {"covered": covered, "missed": missed, "denied": denied, "budget_factor": round(budget.factor, 4),
+    charge = CONTRADICTED_CHARGE ** len(contradicted)
+    if contradicted:
+        reasons.append(f"与关键事实相反（每处 ×{CONTRADICTED_CHARGE}）：" + "；".join(contradicted))
+    return Score(NAME, len(covered) / len(facts) * budget.factor * charge, reasons,
+                 {"covered": covered, "missed": missed, "denied": denied, "contradicted": contradicted,
+                  "budget_factor": round(budget.factor, 4),
                   "missing_claims": {m.key_fact: m.missing for m in missing}})

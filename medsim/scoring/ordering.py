@@ -13,7 +13,8 @@ clipping and squaring leave it about 0.06 for six or seven steps (0.5 under the 
 still earns 0.82. With m < 2 no order can be judged: 1 when n == 1, else 0.
 
 A case's ``critical_order`` pairs are the inversions that harm (closing before haemostasis): one
-of them the other way round multiplies the score by ``critical_penalty`` (default 0).
+of them the other way round multiplies the score by ``critical_penalty`` (default 0); so does an
+answer whose words put the operation on the other side than the case's (左侧切口 for a right hernia).
 
 A model that copies the steps' text under fresh numbers (1. 探查腹腔 2. 消毒铺巾 …) is read
 by its text: each line is matched to a step (rapidfuzz partial ratio ≥ 85). One that writes the
@@ -37,7 +38,7 @@ from rapidfuzz import fuzz
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import no_gold, unparsed
 from medsim.sim.answer import coerce_int, extract_steps
-from medsim.text.match import normalize
+from medsim.text.match import case_side, normalize, sides
 
 NAME = "ordering"
 
@@ -155,6 +156,16 @@ def inverted_pairs(originals: list[int], critical: list[list[int]]) -> list[tupl
             and position[i - 1] > position[j - 1]]
 
 
+def _wrong_side(inp: ScoreInput) -> set[str]:
+    """Sides the answer's words name that the operation is not on (左侧腹股沟切口 for a right hernia):
+    the right steps on the wrong side are a wrong operation, charged as a harmful inversion is. Judged
+    only where the case's question and steps agree on one side."""
+    side = case_side(inp.case.question or "", *inp.case.steps)
+    if side not in ({"左"}, {"右"}):
+        return set()
+    return sides(inp.transcript.final_text or "") - side - {"双"}
+
+
 @scorer(NAME, config=("critical_penalty", "exact_weight"))
 def score_ordering(inp: ScoreInput) -> Score:
     n = len(inp.case.steps)
@@ -186,10 +197,17 @@ def score_ordering(inp: ScoreInput) -> Score:
     d["critical_inverted"] = inverted
     if inverted:
         value *= float(inp.config.get("critical_penalty", 0.0))
+    wrong_side = _wrong_side(inp)
+    d["wrong_side"] = sorted(wrong_side)
+    if wrong_side:
+        value *= float(inp.config.get("critical_penalty", 0.0))
     tau = "—" if d["tau"] is None else f"{d['tau']:.2f}"
     reasons = [f"τ {tau}，覆盖 {len(d['predicted_original'])}/{n} 步"
                + ("（按步骤文字读取）" if read_from != "numbers" else "")
                + (("，整体顺序正确" if d["exact"] else "，整体顺序不对") if exact_weight else "")]
+    if wrong_side:
+        reasons.append(f"侧别错误：本例为{'、'.join(sorted(case_side(inp.case.question, *inp.case.steps)))}侧，"
+                       f"答案写了{'、'.join(sorted(wrong_side))}侧")
     if inverted:
         reasons.append("安全攸关的先后颠倒：" + "；".join(f"第{j}步在第{i}步之前" for i, j in inverted))
     if d["invalid"] or d["duplicates"]:

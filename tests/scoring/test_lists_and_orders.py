@@ -378,3 +378,16 @@ def test_an_element_cannot_be_both_optional_and_decisive():
     assert _gold_type_ok([{"any": "CTPA", "decisive": True}], "list[str]")
     assert not _gold_type_ok([{"any": "CTPA", "decisive": True, "optional": True}], "list[str]")
     assert not _gold_type_ok([{"any": "CTPA", "decisive": "yes"}], "list[str]")
+
+
+HERNIA = ["取右侧腹股沟斜切口", "切开腹外斜肌腱膜", "游离疝囊并高位结扎", "补片修补", "逐层缝合"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("取右侧腹股沟斜切口 → 切开腹外斜肌腱膜 → 游离疝囊并高位结扎 → 补片修补 → 逐层缝合", 1.0),
+    ("取左侧腹股沟斜切口 → 切开腹外斜肌腱膜 → 游离疝囊并高位结扎 → 补片修补 → 逐层缝合", 0.0),  # the other side
+])
+def test_ordering_the_right_steps_on_the_wrong_side_are_a_wrong_operation(text, value):
+    c = case(steps=HERNIA, question="男，62岁，右侧腹股沟斜疝，行无张力疝修补术。")
+    got = run("ordering", c, transcript(None, final_text=text), config={"exact_weight": 0.7})
+    assert got.value == value, got.reasons
