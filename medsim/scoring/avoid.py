@@ -19,6 +19,7 @@ from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import elements
 from medsim.text.lexicon import get_lexicon
 from medsim.text.match import (
+    acts_in_order,
     alternatives,
     class_member,
     contained_form,
@@ -69,7 +70,7 @@ def _reported_treatments(text: str) -> list[str]:
 
 # A clause recommends what it names when it says to do it; one that explains (阿莫西林属于青霉素类)
 # or tells the history (近2周服布洛芬) does not.
-_RECOMMEND = re.compile(r"建议|推荐|可以|可|改用|换用|加用|继续|服用|口服|吃|使用|用(?!于)|给予|予|静滴|静推|注射|外用|涂"
+_RECOMMEND = re.compile(r"建议|推荐|可以|可|改用|换用|换成|改成|加用|继续|服用|口服|吃|使用|用(?!于)|给予|予|静滴|静推|注射|外用|涂"
                         r"|开[些点]|备用|首选|选用"
                         # what a summary reports as done, or an order gives: 行Kasai术, 改为阿司匹林, 加服, 补种疫苗
                         r"|(?<![不进执运施])行(?![走动为程李])|采用|改为|换为|加服|改服|含服|[补接]种|输注")
@@ -91,15 +92,19 @@ def _item_names(item: str, alt: str) -> bool:
 
 def _recommends(text: str, alt: str) -> bool:
     """Some clause of ``text`` names ``alt`` affirmatively after a word that recommends it."""
-    for clause in _CLAUSE.split(text):
+    # 把阿司匹林也停掉 says 停用阿司匹林; 布洛芬加塞来昔布 says 加用塞来昔布
+    for clause in _CLAUSE.split(acts_in_order(text)):
         at = clause.lower().find(alt.lower())
         if at < 0:
             continue
         before, after = clause[:at], clause[at + len(alt):]
         if _CAUSED.search(after):
             continue  # 这次出血是吃布洛芬引起的: what caused it, not advice
+        if _JUDGED.match(after):
+            continue  # 再加对乙酰氨基酚片属于重复用药: the act is the subject of a judgment, not advice
         if _CAUTIONED.match(after) and not _MODAL.search(before) or _FORBIDDEN_AFTER.match(after):
             continue  # 使用头孢菌素也需医生评估, 活疫苗禁种: a caution or a prohibition, not advice to take it
+        # a drug written with its dose or frequency (拉米夫定100mg每日1次口服) is prescribed
         recommends = _RECOMMEND.search(before) or _is_act(alt) or _is_drug(alt) and _DOSED.match(after)
         stated = find_point(clause, alt).met or _RESTRICTION.match(alt) and not _denied_before(before)
         if recommends and not _HISTORY.search(before) and not _conditioned(clause, at) \
@@ -146,9 +151,12 @@ def _conditioned(clause: str, at: int) -> bool:
 
 # a modal recommendation: what follows a condition (如果…可以加X) is still advice
 _MODAL = re.compile(r"可以|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
-_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|^(?:少|避免|限制|减少)")
-# a drug written with its dose is prescribed (头孢唑林1g术前30分钟, 阿司匹林100mg每日一次): no verb needed
-_DOSED = re.compile(r"^[^，,。；;\d]{0,5}?\d+(?:\.\d+)?\s*(?:mg|g|μg|ug|mcg|ml|iu|u|万?单位|片|粒|支|袋)", re.IGNORECASE)
+_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|加用|联用|联合|合用|加服"
+                       r"|^(?:少|避免|限制|减少)")
+# a drug written with its dose or frequency is prescribed, no verb needed (头孢唑林1g术前30分钟,
+# 拉米夫定100mg每日1次, 布洛芬 0.3g bid)
+_DOSED = re.compile(r"^[^，,。；;\d]{0,5}?\d+(?:\.\d+)?\s*(?:mg|g|μg|ug|mcg|ml|iu|u|毫克|克|微克|毫升|万?单位|片|粒|支|袋)"
+                    r"(?![a-z])|^\s*(?:每日|每天|一日|一天|qd|bid|tid|qid|q\d+h)", re.IGNORECASE)
 # a prohibition written after what it forbids: 活疫苗禁种, 头孢类禁用, NSAIDs忌用
 _FORBIDDEN_AFTER = re.compile(r"^[^，,。；;]{0,6}?(?:禁用|禁种|禁服|禁止使用|禁止接种|忌用|忌服|不宜使用|不宜接种|不能使用"
                               r"|不可使用|不可接种|暂缓接种|避免使用|避免接种)")
@@ -157,6 +165,8 @@ _CAUTIONED = re.compile(r"^[^，,。；;]{0,4}?(?:也|亦|同样|均)?(?:需|须
                         r"(?:评估|判断|决定|确认)|^[^，,。；;]{0,4}?(?:慎用|需谨慎|要谨慎|须谨慎)")
 
 
+# the words after the act judge it (属于重复用药, 就会超量, 等于吃了双份): it is talked about, not advised
+_JUDGED = re.compile(r"^[^，,。；;]{0,4}?(?:属于|就是|等于|就会|会|容易|可能|导致|造成|是)")
 # the clause says what the drug caused (…吃布洛芬引起的, 布洛芬所致): the history, told
 _CAUSED = re.compile(r"引起|导致|所致|造成|诱发|引发|惹的祸")
 _CONDITIONAL = re.compile(r"如果|如若|假如|倘若|万一|一旦|若|如(?!何|下|此|同|实|今)")

@@ -847,6 +847,13 @@ _FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必�
             # the limit said after its object (喝水连汤带粥控制在1500毫升, 血压血糖控制好): the instruction
             (re.compile(r"(?:饮水量|饮水|喝水|喝的水)[^，。；,;！!？?]{0,6}?(?:控制|限制)(?=在|于|到)"), "控制饮水"),
             (re.compile(r"(血压|血糖)(?:和|、)?(?:血压|血糖)?[^，。；,;！!？?]{0,2}?控制(?=好|在|达标|稳定)"), r"控制\1"),
+            # stopping on one's own forbidden in other words (不能自己说停就停, 禁止自行骤停抗癫痫药, 千万不能自己停掉)
+            (re.compile(r"(?:不要|不能|别|千万别|千万不要|千万不能|禁止|切勿|不可|不得|严禁)(?:自行|自己|擅自|私自)"
+                        r"(?:说停就停|骤停|突然停|停掉|停用|停服|停药|停)(?:药)?"),
+             # the instruction named before the words as written, which keep their object in the prohibition's
+             # scope (不可自行停用华法林 does not say 停用华法林)
+             lambda m: ("不要自行停药" + m.group(0)) if m.string[m.end():m.end() + 1] not in "，。；,;！!？?\n"
+             else "不要自行停药"),
             # 避免使用青霉素类药物 avoids 青霉素: the verb of use after a prohibition adds nothing
             (re.compile(r"(避免|禁用|禁止|不宜|慎用)(?:使用|应用|服用)(?=[^，。；,;！!？?])"), r"\1"))
 
@@ -856,6 +863,27 @@ _FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必�
 _SAID_AS_HAPPENING = ((re.compile(r"血压(?:会|就|可能|也)?(?:(?:一下子|一下|突然|猛地|猛然|急剧|骤然)(?:往下)?(?:掉|降|下降)"
                                   r"(?:得|到)?(?:很低|太低|特别低|非常低|厉害)?|(?:往下)?(?:掉|降)(?:得|到)(?:很低|太低|特别低|非常低))"),
                        "血压骤降"),)
+
+
+# Stopping said with its object fronted by 把 (把阿司匹林也停掉, 把辛伐他汀先停了): the act in its usual order.
+_STOP_FRONTED = re.compile(r"把([\u4e00-\u9fa5a-z0-9]{2,10}?)(?:也|都|先|给|暂时|这几天)?(?:停掉|停了|停用|停服|停)(?![留顿车止])")
+
+
+# Adding a drug said without 用 (布洛芬加塞来昔布联合止痛, 再加上一种止痛药): 加用 as written in advice.
+_ADD_BARE = re.compile(r"(?<![增添追参施附外])(?:再)?加(?:上|服|吃)?(?!用|重|强|快|量|倍|剧|热|压|减)")
+
+
+def acts_in_order(text: str) -> str:
+    """Acts in the order advice writes them (raw text, for what scans a clause for an act): 把X也停掉 →
+    停用X; 加塞来昔布 → 加用塞来昔布 (only before a drug's name)."""
+    text = _STOP_FRONTED.sub(r"停用\1", text or "")
+    out, last = [], 0
+    for m in _ADD_BARE.finditer(text):
+        after = text[m.end():m.end() + 12]
+        if any(normalize(after).startswith(d) for d in drugs_in(after)):
+            out += [text[last:m.start()], "加用"]
+            last = m.end()
+    return "".join(out) + text[last:]
 
 
 def rewrite_equivalents(norm_text: str) -> str:
@@ -902,7 +930,9 @@ _NAMED_FINDINGS = ("不明", "不止", "不退", "不缓解", "不能缓解", "�
 _NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别", "个别", "识别", "鉴别", "告别", "辨别", "差别",
                      "派别", "别人", "别的", "别处", "别名", "无论", "不论", "不管", "无明显", "不适", "不舒服",
                      "不良反应", "不仅", "不但", "不只", "不少", "不久", "不断", "非常", "并不少", "毫无疑问",
-                     "不同", "不一样", "控制不住", "忍不住", "止不住", "禁不住", "按捺不住")  # 控制不住想X wants X
+                     "不同", "不一样", "控制不住", "忍不住", "止不住", "禁不住", "按捺不住",  # 控制不住想X wants X
+                     # a wish to die is named, not denied: 有不想活、想伤害自己的念头 states self-harm
+                     "不想活", "活不下去")
 _PSEUDO = tuple(sorted((*_NOT_PROHIBITIONS, *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
 _AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
 # A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
@@ -1095,8 +1125,16 @@ def spoken_forms(text: str) -> str:
     return text
 
 
+# A bracket that gives a reason or a harm (避免与奥美拉唑合用（CYP2C19抑制使活性代谢物减少）; 妊娠期禁用（胎儿
+# 肾发育不良、羊水过少）) explains the prohibition before it, it is not what is prohibited: it opens a clause of its
+# own. A bracket listing what is prohibited (避免NSAIDs（如布洛芬）) stays in the prohibition's scope.
+_REASON_BRACKET = re.compile(r"[（(](?=[^）)]{0,40}?(?:致|使|引起|导致|造成|风险|抑制|损害|损伤|升高|增加|减少|降低|减弱"
+                             r"|发育|畸形|毒性|出血|死亡))")
+
+
 def _prepare(text: str) -> str:
-    return _VERDICT_COLON.sub(r"\1。", spoken_forms(unicodedata.normalize("NFKC", text or "").lower()))
+    text = _REASON_BRACKET.sub("；", spoken_forms(unicodedata.normalize("NFKC", text or "").lower()))
+    return _VERDICT_COLON.sub(r"\1。", text)
 
 
 @lru_cache(maxsize=256)
@@ -1205,6 +1243,49 @@ def _with_lay_forms(alts: list[str]) -> list[str]:
     return out
 
 
+# A general time is met by a narrower one it contains: 明天 by 明早 (明天早上 is rewritten to 明早 in the text,
+# so the point 明天 would otherwise no longer find it), 今天 by 今晚.
+_NARROWER_TIMES = {"明天": ("明早", "明晚"), "今天": ("今晚",)}
+
+
+def _with_narrower_times(alts: list[str]) -> list[str]:
+    out = list(alts)
+    for alt in alts:
+        out += [t for t in _NARROWER_TIMES.get(_point_form(alt), ()) if t not in out]
+    return out
+
+
+# A prohibition said with its verb bare at the end of a clause, the object said before it (低钠盐您不能用; 二甲双胍
+# 就不能用了; 千万别加了): it prohibits that act. A point that prohibits taking (禁用, 不能使用, 不要再吃) or only says
+# "not advisable" (不宜, 不建议, 不适合) is met by such a prohibition of taking; one that prohibits another act
+# (不要再加) by its verb prohibited so.
+_TAKING_VERBS = ("服用", "使用", "口服", "吃", "用", "服")
+_BARE_CUES = ("不要", "别", "不能", "不可以", "不可", "不宜", "禁止", "切勿", "勿", "不适合", "不建议", "不应")
+_NOT_ADVISABLE = frozenset(("不宜", "不建议", "不适合", "不推荐", "不应", "避免", "不要", "不能", "不可以", "不可", "禁止",
+                            "禁用", "别"))
+_ACT_PREFIX = re.compile(r"^(?:再|继续|自行|擅自|随便|乱)")
+
+
+def _bare_prohibition_verbs(g: str) -> tuple[str, ...]:
+    if g in _NOT_ADVISABLE:
+        return _TAKING_VERBS
+    act = _prohibited_act(g)
+    if not act:
+        return ()
+    core = _ACT_PREFIX.sub("", act).rstrip("了")
+    if core in _TAKING_VERBS:
+        return _TAKING_VERBS
+    return (core,) if len(core) == 1 else ()
+
+
+def _prohibited_bare(text: str, verbs: tuple[str, ...]) -> bool:
+    if not verbs:
+        return False
+    tail = re.compile("(?:" + "|".join(_BARE_CUES) + r")(?:再|继续|乱|随便)?(?:" + "|".join(map(re.escape, verbs))
+                      + r")(?:了|啊|呀|哦)?$")
+    return any(tail.search("".join(items)) for items in _clauses(text))
+
+
 def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """Is ``point`` (alternatives ``a|b``) stated in ``text``, affirmed and not contradicted?
 
@@ -1217,11 +1298,13 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
     """
     negated: list[str] = []
     contradicted = False
-    for alt in _with_lay_forms(alternatives(point)):
+    for alt in _with_narrower_times(_with_lay_forms(alternatives(point))):
         g = _point_form(alt)
         if not g:
             continue
         seen = _scan(text, alt, g, negation)
+        if negation and not seen.affirmed and _prohibited_bare(text, _bare_prohibition_verbs(g)):
+            return PointHit(True, alt)
         # the point not written as such: its act denied meets it (不要喝酒 for 避免饮酒); a point
         # written and then judged wrong (不用再打了是错误的) is denied, not met
         if negation and not seen.affirmed and not seen.denied and (act_form := _prohibited_act(g)):
@@ -1285,6 +1368,11 @@ _NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "不需", "没�
 _PERMIT = re.compile(r"(?:可以|可|即可|能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
                      r"(?:恢复|进行|参加|做|吃|喝|服用|使用|继续)?")
 _PERMIT_GAP = 8
+_PERMIT_AFTER = re.compile(r"^[^，。；不没别]{0,6}?(?:也|都|就)?(?:可以|行|没关系|没问题|无妨)")
+# …or denied, or warned about, right after it (明天喝酒也不行; 明天喝酒会加重肝损伤)
+_DENIED_AFTER = re.compile(r"^[^，。；]{0,6}?(?:不行|不可以|不能|不要|不好|不安全|危险|禁止|不允许)"
+                           r"|^[^，。；]{0,2}?(?:会|可能|容易|易|导致|加重|引起|增加|伤)")
+_WHEN_DONE = re.compile(r"(?:明早|明晚|今晚|明天|现在|下次|下一次|这次)(?:再|就|直接)?$")
 # 不要自行停药 forbids stopping on one's own: the act allowed on a lay condition (水肿消退后即可停用,
 # D-二聚体正常即可停药) is the opposite, whoever is named as doing it
 _ON_ONES_OWN = re.compile(r"^(?:自行|擅自|私自|自己|随意|随便)")
@@ -1344,6 +1432,12 @@ def says_otherwise(text: str, point: Any) -> str | None:
                         m = permits[-1] if permits else None
                         if m and m.group(0) and len(before) - m.end() <= _PERMIT_GAP \
                                 and not shown[:m.start()].rstrip().endswith(prohibition_cues()):
+                            return alt
+                        # the act allowed after it (明早吃两片也可以) or set for a time as the plan (明早吃两片),
+                        # nothing prohibiting it right before
+                        if (_PERMIT_AFTER.match(clause[at + len(form):]) or _WHEN_DONE.search(before)) \
+                                and not _DENIED_AFTER.match(clause[at + len(form):]) \
+                                and not shown.rstrip("再都也就").endswith(prohibition_cues()):
                             return alt
                         at = clause.find(form, at + 1)
     return None
