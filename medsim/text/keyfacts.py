@@ -115,16 +115,21 @@ def _part(part: str) -> tuple[tuple, str, bool]:
     return tuple(keys), _ONSET.sub("突发", _residual(part, spans)), bool(_ABSENT_ANY.search(part))
 
 
+def _words_met(a, keys, residual: str) -> bool:
+    """The analysed clause holds every key (a concept or a number) and the part's other words in order."""
+    have = [k for e in a.entities if (k := _key(e)) is not None]
+    if not all(_has(have, k) for k in keys):
+        return False
+    written = _ONSET.sub("突发", re.sub(r"\s+", "", a.normalized.text))
+    return _in_order(residual, written) or _in_order(residual, _canonical_text(a))
+
+
 def _clause_states(clause: str, part: str) -> bool:
     keys, residual, absent = _part(part)
     if not keys and len(residual) < 2:
         return False  # nothing to recognise the part by
     a = analyze(clause)
-    have = [k for e in a.entities if (k := _key(e)) is not None]
-    if not all(_has(have, k) for k in keys):
-        return False
-    written = _ONSET.sub("突发", re.sub(r"\s+", "", a.normalized.text))
-    if not (_in_order(residual, written) or _in_order(residual, _canonical_text(a))):
+    if not _words_met(a, keys, residual):
         return False
     said_absent = bool(_ABSENT_ANY.search(clause))
     if absent:
@@ -168,11 +173,7 @@ def _part_contradicted(clause: str, part: str) -> bool:
     # recognisable by more than a place: a finding, a test or words of its own
     if not (any(k[1] in named for k in concepts) or len(residual) >= 2):
         return False
-    have = [k for e in a.entities if (k := _key(e)) is not None]
-    if not all(_has(have, k) for k in concepts):
-        return False
-    written = _ONSET.sub("突发", re.sub(r"\s+", "", a.normalized.text))
-    if not (_in_order(residual, written) or _in_order(residual, _canonical_text(a))):
+    if not _words_met(a, concepts, residual):
         return False
     # where the part's words are in the clause: an absence must stand next to them
     text = a.normalized.text
