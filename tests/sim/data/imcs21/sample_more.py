@@ -6,7 +6,8 @@ A later stop drew E = [1850:2150] the same way (sample_e.tsv), for two annotator
 same requests independently (labels_e1.yaml, labels_e2.yaml), and the stop after it F = [2150:2450]
 (sample_f.tsv) for one more independent annotator (labels_f1.yaml), held out, and the stop after
 that G = [2450:2750] (sample_g.tsv, labels_g1.yaml), held out the same way; stop 23 drew
-H = [2750:3050] (sample_h.tsv, labels_h1.yaml) once G had been run twice.
+H = [2750:3050] (sample_h.tsv, labels_h1.yaml) once G had been run twice, and stop 24
+I = [3050:3350] (sample_i.tsv, labels_i1.yaml; the annotator's copy had no act column) once H had been run three times.
 
     python tests/sim/data/imcs21/sample_more.py OUT_DIR
 """
@@ -22,7 +23,7 @@ out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 for name, part in (("sample_t1.tsv", rows[700:1000]), ("sample_t2.tsv", rows[1000:1300]),
                    ("sample_t3.tsv", rows[1300:1600]), ("sample_d.tsv", rows[1600:1850]),
                    ("sample_e.tsv", rows[1850:2150]), ("sample_f.tsv", rows[2150:2450]),
-                   ("sample_g.tsv", rows[2450:2750]), ("sample_h.tsv", rows[2750:3050])):
+                   ("sample_g.tsv", rows[2450:2750]), ("sample_h.tsv", rows[2750:3050]), ("sample_i.tsv", rows[3050:3350])):
     with open(out / name, "w", encoding="utf-8") as f:
         for i, (q, act) in enumerate(part):
             f.write(f"{i}\t{act}\t{q}\n")
