@@ -59,6 +59,11 @@ def report_command(run_id: str | None, db: Path, fmt: str, out: Path | None, tax
 def compare_command(run_ids: list[str], db: Path, taxonomy: str, force: bool = False) -> None:
     if len(run_ids) < 2:
         fail("compare needs two or more run ids", hint="`medsim runs` lists them")
+    repeated = sorted({r for r in run_ids if run_ids.count(r) > 1})
+    if repeated:
+        # a run set against itself shows "no difference" everywhere, which reads like a finding
+        fail(f"compare was given the same run more than once: {', '.join(repeated)}",
+             hint="name each run once; `medsim runs` lists them")
     store = _store(db)
     from medsim.report.compare import compare_runs
 
