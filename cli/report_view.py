@@ -19,6 +19,16 @@ def _fmt(score: float | None, ci: tuple[float, float] | list[float] | None, reli
     return f"{score:.3f}", interval
 
 
+ESTIMATED_TOKENS = ("estimated from text length (about a token a Chinese character), where the model reported "
+                    "no usage: the offline clinicians, or a server that sends none")
+
+
+def estimated_calls_note(calls: dict[str, dict]) -> str | None:
+    """Say how many model calls' tokens are estimates, per role, or None when all were reported."""
+    parts = [f"{role} {int(c['estimated'])}/{c['calls']}" for role, c in sorted(calls.items()) if c.get("estimated")]
+    return f"tokens of model calls {ESTIMATED_TOKENS} ({', '.join(parts)} calls)" if parts else None
+
+
 def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict:
     summary = build_summary(store, run_id, taxonomy)
     table = Table(title="scenario scores", header_style="bold")
@@ -38,6 +48,9 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
     console.print(table)
+    note = estimated_calls_note(summary.get("calls") or {})
+    if note:
+        console.print(f"[dim]{safe(note)}[/]")
     for s in summary["scenarios"]:
         bias = s.get("position_bias")
         if bias and bias.get("shares"):

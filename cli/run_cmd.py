@@ -299,8 +299,17 @@ def runs_command(db: Path) -> None:
         table.add_row(
             safe(run["id"]), time.strftime("%Y-%m-%d %H:%M", time.localtime(run["created"])), safe(run["model"]),
             safe(_status(run)), str(run["episodes"] or 0), str(run["errors"] or 0), covered,
-            mean, str(run["tokens"] or 0), f"${run['cost']:.4f}" if run["cost"] else "—")
+            mean, ("~" if run.get("estimated_calls") else "") + str(run["tokens"] or 0),
+            f"${run['cost']:.4f}" if run["cost"] else "—")
     console.print(table)
+    if runs and not narrow:
+        # the mean over items is not the overall score (dimension-weighted), which show-run prints
+        notes = ["mean item score: the plain mean over scored items, not the overall score, which `medsim show-run <run>` prints"]
+        if any(r.get("estimated_calls") for r in runs):
+            from cli.report_view import ESTIMATED_TOKENS
+
+            notes.append(f"~ tokens: {ESTIMATED_TOKENS}")
+        console.print("[dim]" + "; ".join(notes) + "[/]")
     if narrow and runs:
         console.print("[dim]start, episodes, tokens, cost: `medsim show-run RUN` or a wider terminal[/]")
 

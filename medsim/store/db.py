@@ -446,7 +446,9 @@ class Store:
                       json_extract(r.config, '$.planned') AS planned,
                       AVG(e.item_score) AS mean_score,
                       SUM(e.tokens_in + e.tokens_out) AS tokens,
-                      SUM(e.cost) AS cost
+                      SUM(e.cost) AS cost,
+                      (SELECT COUNT(*) FROM model_calls c JOIN episodes ce ON ce.id = c.episode_id
+                       WHERE ce.run_id = r.id AND c.estimated) AS estimated_calls
                FROM runs r LEFT JOIN episodes e ON e.run_id = r.id
                GROUP BY r.id ORDER BY r.created DESC""").fetchall()
         leases = self._leases()
