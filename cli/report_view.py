@@ -48,6 +48,9 @@ def print_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
                       scorers + (f" {rates}" if rates else ""), str(s["tokens"]),
                       f"${s['cost']:.4f}" if s["cost"] else "—")
     console.print(table)
+    for s in summary["scenarios"]:
+        for how, count in sorted((s.get("answer_format") or {}).items()):
+            console.print(f"[yellow]answer format {safe(s['id'])}:[/] {count}/{s['n']} answers {safe(how)}")
     note = estimated_calls_note(summary.get("calls") or {})
     if note:
         console.print(f"[dim]{safe(note)}[/]")

@@ -133,4 +133,5 @@ def _print(result) -> None:
         table.add_row(safe(s.scorer), value, safe("；".join(s.reasons[:4]) + (f"（{s.error}）" if s.error else "")))
     console.print(table)
     item = "—" if result.item_score is None else f"{result.item_score:.3f}"
-    console.print(f"item score {item}" + (f"   parse: {safe(result.parse_error)}" if result.parse_error else ""))
+    console.print(f"item score {item}" + (f"   parse: {safe(result.parse_error)}" if result.parse_error else "")
+                  + (f"   [yellow]format: {safe(result.parse_note)}[/]" if result.parse_note else ""))

@@ -20,7 +20,7 @@ body{font-family:"Noto Sans CJK SC","Source Han Sans SC","Microsoft YaHei",sans-
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:4px 8px;font-size:.9em;vertical-align:top}
 th{background:#f4f6f8;text-align:left}.num{text-align:right;font-variant-numeric:tabular-nums}
-.err{color:#b00020}.muted{color:#777}details{margin:.3em 0;border:1px solid #e3e3e3;border-radius:4px;padding:.3em .6em}
+.err{color:#b00020}.note{color:#8a5a00}.muted{color:#777}details{margin:.3em 0;border:1px solid #e3e3e3;border-radius:4px;padding:.3em .6em}
 summary{cursor:pointer}.turn{margin:.4em 0;padding:.4em .6em;border-radius:4px;white-space:pre-wrap}
 .patient{background:#eef8ee}.clinician{background:#eef4fb}.oracle{background:#f8eef8}.stage,.system{background:#f7f7f2}
 .who{font-weight:bold;margin-right:.5em}mark.bad{background:#ffd5d5}mark.good{background:#d8f5d8}
@@ -123,6 +123,8 @@ def _episode_html(episode: dict[str, Any], scores: list[dict[str, Any]]) -> str:
                     f"{body}</div>")
     if transcript.get("parse_error"):
         rows.append(f'<p class="err">answer not parsed: {esc(transcript["parse_error"])}</p>')
+    if transcript.get("parse_note"):
+        rows.append(f'<p class="note">answer format: {esc(transcript["parse_note"])}</p>')
     injection = (transcript.get("info") or {}).get("injection")
     if injection:
         said = "；".join(s.get("text", "") for s in injection.get("spans", []))

@@ -97,11 +97,23 @@ def with_declared_dimensions(taxonomy: Taxonomy, declared: dict[str, str]) -> Ta
     return taxonomy.model_copy(update={"dimensions": dimensions})
 
 
+def answer_formats(episodes: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per scenario, how many final answers were read only after repair, by the way they were read."""
+    out: dict[str, dict[str, int]] = {}
+    for episode in episodes:
+        note = (episode.get("transcript") or {}).get("parse_note")
+        if note:
+            counts = out.setdefault(episode["scenario_id"], {})
+            counts[note] = counts.get(note, 0) + 1
+    return out
+
+
 def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> dict[str, Any]:
     run = store.get_run(run_id)
     episodes = store.episodes(run["id"])  # read once: transcripts are the bulk of the store
     items, refs = _items(store, run["id"], episodes)
     usage: dict[str, dict[str, float]] = {}
+    formats = answer_formats(episodes)
     for episode in episodes:
         entry = usage.setdefault(episode["scenario_id"], {"tokens": 0, "cost": 0.0, "latency_s": 0.0, "n": 0})
         entry["tokens"] += episode["tokens_in"] + episode["tokens_out"]
@@ -136,6 +148,8 @@ def build_summary(store: Store, run_id: str, taxonomy: str = "climedbench") -> d
             "position_bias": bias.get(scenario_id),  # choice scenarios: picks by displayed letter
             "injections": checks["by_scenario"].get(scenario_id, {}).get("injections", 0),
             "judge_disagreements": checks["by_scenario"].get(scenario_id, {}).get("judge_disagreements", 0),
+            # answers scored although not in the asked format as written (repaired JSON, key: value lines)
+            "answer_format": formats.get(scenario_id, {}),
             "tokens": use.get("tokens", 0), "cost": use.get("cost", 0.0),
             "mean_latency_s": (use["latency_s"] / use["n"]) if use.get("n") else None,
         })

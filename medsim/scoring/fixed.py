@@ -37,12 +37,13 @@ class FixedScore:
     scores: list[Score] = field(default_factory=list)
     answer: Any = None
     parse_error: str | None = None
+    parse_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario_id, "case": self.case_id,
             "item_score": None if self.item_score is None else round(self.item_score, 4),
-            "answer": self.answer, "parse_error": self.parse_error,
+            "answer": self.answer, "parse_error": self.parse_error, "parse_note": self.parse_note,
             "scores": {s.scorer: {"value": None if s.value is None else round(s.value, 4), "reasons": s.reasons,
                                   "error": s.error} for s in self.scores},
         }
@@ -102,7 +103,7 @@ def fixed_transcript(scenario: Scenario, case: Case, answer: Any,
         t.add("clinician", text)
     parsed = parse_answer(text, spec, option_letters=sorted(case.options) or None, n_steps=len(case.steps) or None)
     t.final_text = text
-    t.answer, t.parse_error = parsed.value, parsed.error
+    t.answer, t.parse_error, t.parse_note = parsed.value, parsed.error, parsed.note
     return t
 
 
@@ -139,7 +140,8 @@ def score_fixed(scenario: Scenario, case: Case, answer: Any, *, turns: list[dict
     transcript = fixed_transcript(scenario, case, answer, turns)
     scores = asyncio.run(_run(scenario, case, transcript, scorer, services, bool(turns)))
     refs = [r for r in scenario.scoring if (not scorer or r.name == scorer) and any(s.scorer == r.name for s in scores)]
-    return FixedScore(case.id, scenario.id, item_score(scores, refs), scores, transcript.answer, transcript.parse_error)
+    return FixedScore(case.id, scenario.id, item_score(scores, refs), scores, transcript.answer, transcript.parse_error,
+                      transcript.parse_note)
 
 
 def reference_answer(scenario: Scenario, case: Case) -> str:

@@ -21,6 +21,10 @@ from medsim.text.options import is_none_option, says_none_of_the_above
 class ParsedAnswer:
     value: Any
     error: str | None = None
+    # How a JSON answer was read when it was not valid JSON as written. The score reads it anyway
+    # (a clinical answer is not wrong for a stray Chinese comma), but format adherence is the
+    # user's to see, not ours to hide.
+    note: str | None = None
 
 
 def parse_answer(
@@ -215,8 +219,12 @@ def coerce(value: Any, kind: str) -> Any:
 
 def _parse_json_answer(text: str, fields: dict[str, str]) -> ParsedAnswer:
     obj = extract_json(text, expected=list(fields))
+    note = None
     if obj is None:
         obj = _key_value_lines(text, list(fields))
+        note = KEY_VALUE_NOTE if obj else None
+    elif not _valid_as_written(text, obj):
+        note = REPAIRED_NOTE
     if not obj:
         return ParsedAnswer(None, "no JSON object found")
     obj = _unnest(obj, list(fields))
@@ -237,8 +245,23 @@ def _parse_json_answer(text: str, fields: dict[str, str]) -> ParsedAnswer:
         value[name] = coerced
     problems = ([f"missing fields: {', '.join(missing)}"] if missing else []) + bad
     if all(v is None for v in value.values()):
-        return ParsedAnswer(None, "; ".join(problems) or "no field found")
-    return ParsedAnswer(value, "; ".join(problems) or None)
+        return ParsedAnswer(None, "; ".join(problems) or "no field found", note)
+    return ParsedAnswer(value, "; ".join(problems) or None, note)
+
+
+REPAIRED_NOTE = "not valid JSON as written: read after repair (quotes, Chinese punctuation, commas or braces)"
+KEY_VALUE_NOTE = "no JSON object: read from 'field: value' lines"
+
+
+def _valid_as_written(text: str, obj: dict[str, Any]) -> bool:
+    """Whether ``obj`` is what a fenced or bare {...} span of ``text`` gives to a strict JSON parser."""
+    for candidate in [m.group(1) for m in _FENCE.finditer(text)] + _brace_spans(text, close_open=False):
+        try:
+            if json.loads(candidate.strip()) == obj:
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 # Chinese key names models use for medsim's field names (tolerated, not required).
@@ -294,8 +317,9 @@ def extract_json(text: str, expected: list[str] | None = None) -> dict[str, Any]
     return best
 
 
-def _brace_spans(text: str) -> list[str]:
-    """Every balanced top-level {...} span; braces inside quoted strings are ignored."""
+def _brace_spans(text: str, close_open: bool = True) -> list[str]:
+    """Every balanced top-level {...} span; braces inside quoted strings are ignored. With
+    ``close_open``, an object left open at the end is closed and tried too."""
     spans, depth, start, quote = [], 0, -1, ""
     for i, ch in enumerate(text):
         if quote:
@@ -312,7 +336,7 @@ def _brace_spans(text: str) -> list[str]:
             depth -= 1
             if depth == 0:
                 spans.append(text[start : i + 1])
-    if depth and start >= 0:  # an unclosed object at the end: try closing it
+    if close_open and depth and start >= 0:  # an unclosed object at the end: try closing it
         spans.append(text[start:] + "}" * depth)
     return spans
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from medsim.models.base import ChatContext, ChatModel, ChatResult, Message, ModelCallError
 from medsim.scenario.schema import AnswerSpec, Case, Scenario
-from medsim.sim.answer import parse_answer, shown_options
+from medsim.sim.answer import ParsedAnswer, parse_answer, shown_options
 from medsim.sim.info import count_questions
 from medsim.sim.oracle import Oracle, usage_hint
 from medsim.sim.prompts import (
@@ -113,15 +113,17 @@ class _Episode:
                  latency_s=round(result.latency_s, 3), cached=result.cached)
         return result.content
 
-    def parse(self, text: str, spec: AnswerSpec) -> tuple[Any, str | None]:
-        parsed = parse_answer(text, spec, option_letters=sorted(self.case.options) or None,
-                              n_steps=len(self.case.steps) or None,
-                              options=shown_options(self.case.options, self.layout) if self.case.options else None)
-        return parsed.value, parsed.error
+    def parse(self, text: str, spec: AnswerSpec) -> ParsedAnswer:
+        return parse_answer(text, spec, option_letters=sorted(self.case.options) or None,
+                            n_steps=len(self.case.steps) or None,
+                            options=shown_options(self.case.options, self.layout) if self.case.options else None)
+
+    def keep_answer(self, text: str, parsed: ParsedAnswer) -> None:
+        t = self.transcript
+        t.final_text, t.answer, t.parse_error, t.parse_note = text, parsed.value, parsed.error, parsed.note
 
     def finish(self, text: str, spec: AnswerSpec) -> None:
-        self.transcript.final_text = text
-        self.transcript.answer, self.transcript.parse_error = self.parse(text, spec)
+        self.keep_answer(text, self.parse(text, spec))
 
     def time_left(self) -> bool:
         limit = self.scenario.clinician.time_limit_s
@@ -152,11 +154,10 @@ class _Episode:
             self.add("stage", content, stage=stage.id, reveal=list(stage.reveal))
             messages.append({"role": "user", "content": content})
             text = await self.ask_clinician(messages, stage)
-            value, error = self.parse(text, stage.answer)
-            self.transcript.stage_answers[stage.id] = value
+            parsed = self.parse(text, stage.answer)
+            self.transcript.stage_answers[stage.id] = parsed.value
             if stage.scored:
-                self.transcript.final_text = text
-                self.transcript.answer, self.transcript.parse_error = value, error
+                self.keep_answer(text, parsed)
             # Later stages see what a clinician would have: the record as revealed and the model's own
             # earlier answers, never the gold (a discharge stage must not read the gold treatment).
             messages.append({"role": "assistant", "content": text})
@@ -165,7 +166,7 @@ class _Episode:
         spec = self.scenario.final_answer_spec
         if spec.format == "text":
             return spec.marker in text
-        value, _ = self.parse(text, spec)
+        value = self.parse(text, spec).value
         if spec.format == "json":
             return isinstance(value, dict) and any(v not in (None, "", []) for v in value.values())
         return bool(value)

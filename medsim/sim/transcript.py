@@ -29,6 +29,7 @@ class Transcript:
     final_text: str | None = None  # the clinician's last message, where the answer was sought
     answer: Any = None  # the parsed final answer (dict for json, list of letters, list of steps, str)
     parse_error: str | None = None  # why the final answer could not be parsed, if it could not
+    parse_note: str | None = None  # how it was read when not valid as written (repaired JSON, key: value lines)
     stop_reason: str = "answered"  # answered | turn_limit | time_limit | error | quit
     error: str | None = None  # a model call that failed after retries: never scored as zero
     stage_answers: dict[str, Any] = field(default_factory=dict)
