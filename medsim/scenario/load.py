@@ -233,6 +233,8 @@ def _cross_checks(scenario: Scenario, cases: list[Case], located: Located, case_
             if len(group) < 2 or any(not 1 <= i <= len(case.steps) for i in group):
                 problem("step_ties", f"step_ties group {group} must list two or more step numbers in "
                                      f"1..{len(case.steps)}")
+        for message in _avoid_problems(case.avoid, scenario.id):
+            problem("avoid", message)
         if case.probe and case.probe.forbidden:
             from medsim.scoring.safety import forbidden_problems
 
@@ -363,6 +365,37 @@ def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
                 problems.append(Problem(located.path, line, col, _field_path(loc),
                                         f"unknown setting for scorer {ref.name}{hint}"))
     return problems
+
+
+def _avoid_problems(avoid: list, scenario_id: str) -> list[str]:
+    """An avoid item is "A|B" or {any: …, why: …, only_in: [scenario ids]}; a misspelt scenario id in
+    only_in would silently switch the item off everywhere, so ids are checked against the bundled ones."""
+    from medsim.scenario.registry import scenario_ids
+
+    known = {*scenario_ids(), scenario_id}
+    out = []
+    for k, item in enumerate(avoid, 1):
+        if not isinstance(item, dict):
+            continue
+        extra = set(item) - {"any", "why", "only_in"}
+        alts = item.get("any")
+        if extra or not (isinstance(alts, str) and alts.strip() or
+                         isinstance(alts, list) and alts and all(isinstance(a, str) for a in alts)):
+            out.append(f"avoid item {k} must be \"A|B\" or {{any: \"A|B\", why: …, only_in: [scenario ids]}}"
+                       + (f" (unknown key {', '.join(sorted(extra))})" if extra else ""))
+            continue
+        only = item.get("only_in")
+        if only is None:
+            continue
+        if not (isinstance(only, list) and only and all(isinstance(x, str) for x in only)):
+            out.append(f"avoid item {k}: only_in is a list of scenario ids, e.g. [test_ordering, treatment]")
+            continue
+        for sid in only:
+            if sid not in known:
+                close = difflib.get_close_matches(sid, sorted(known), n=1)
+                out.append(f"avoid item {k}: only_in names no bundled scenario {sid!r}"
+                           + (f"; did you mean {close[0]}?" if close else ""))
+    return out
 
 
 def _element_ok(value: Any) -> bool:

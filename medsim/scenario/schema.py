@@ -148,7 +148,8 @@ class Case(Strict):
     avoid: list[str | dict[str, Any]] = Field(
         default_factory=list,
         description=("对本例患者不安全、答案一旦推荐即判错的处置或药物（每项以“|”分隔同义写法，"
-                     "或 {any: …, why: …}）；否定的提及（“不要用布洛芬”）不算"),
+                     "或 {any: …, why: …, only_in: [场景id…]}：only_in 限定该项只在所列场景计分，"
+                     "如术前灌肠只在 test_ordering、treatment）；否定的提及（“不要用布洛芬”）不算"),
     )
     step_ties: list[list[int]] = Field(
         default_factory=list,

@@ -174,9 +174,15 @@ _CONDITIONAL = re.compile(r"如果|如若|假如|倘若|万一|一旦|若|如(?!
 _EXPLAINS = re.compile(r"^[，,]?\s*(?:可能|会|可致|可导致|导致|诱发|引起|易致|增加|使)")
 
 
+def applicable(avoid: list, scenario_id: str) -> list:
+    """The avoid items that hold in this scenario: an item with ``only_in`` holds only in the scenarios it
+    names (an enema is wrong before an appendicectomy, not in the discharge advice after it)."""
+    return [a for a in avoid if not (isinstance(a, dict) and a.get("only_in") and scenario_id not in a["only_in"])]
+
+
 @scorer(NAME, config=())
 def score_avoid(inp: ScoreInput) -> Score:
-    els = elements(inp.case.avoid)
+    els = elements(applicable(inp.case.avoid, inp.scenario.id))
     if not els:
         return Score(NAME, None, ["本例未列出禁忌处置"], {"skipped": "case has no avoid list"})
     said = []
