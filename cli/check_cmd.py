@@ -35,7 +35,7 @@ def _read_text(path: str) -> str:
 
 def resolve_case(spec: str, scenario: str | None = None):
     """A Case from a bundled id, a case file (``FILE#id``) or a plain-text record."""
-    from cli.console import fail
+    from cli.console import fail, fail_no_case
 
     path_part, _, wanted = spec.partition("#")
     path = Path(path_part)
@@ -49,7 +49,7 @@ def resolve_case(spec: str, scenario: str | None = None):
             if wanted:
                 match = [c for c in cases if c.id == wanted]
                 if not match:
-                    fail(f"no case {wanted!r} in {path}", hint="cases: " + ", ".join(c.id for c in cases[:20]))
+                    fail_no_case(wanted, str(path), [c.id for c in cases])
                 return match[0]
             if len(cases) != 1:
                 fail(f"{path} holds {len(cases)} cases", hint=f"pick one: {path}#{cases[0].id if cases else 'ID'}")
@@ -65,7 +65,7 @@ def resolve_case(spec: str, scenario: str | None = None):
         for case in loaded.cases:
             if case.id == spec:
                 return case
-        fail(f"no case {spec!r} in scenario {scenario}", hint=f"`medsim show {scenario}` lists its cases")
+        fail_no_case(spec, f"scenario {scenario}", [c.id for c in loaded.cases], show=scenario)
     from medsim.scenario.registry import find_case
 
     try:

@@ -28,3 +28,14 @@ def fail(message: str, *, hint: str | None = None, code: int = EXIT_USAGE) -> No
     if hint:
         err_console.print(f"[dim]hint:[/] {safe(hint)}")
     sys.exit(code)
+
+
+def fail_no_case(case_id: str, where: str, ids: list[str], *, show: str | None = None, prefix: str = "") -> None:
+    """No case ``case_id`` in ``where`` (a scenario or a file): the likely meant ids, and where to see them all."""
+    from medsim.scenario.registry import similar_ids
+
+    close = similar_ids(case_id, ids)
+    listed = ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
+    hint = ("did you mean " + " or ".join(close) + "? " if close else "") + \
+        (f"`medsim show {show}` lists its cases ({listed})" if show else f"its cases: {listed}")
+    fail(f"{prefix}no case {case_id!r} in {where}", hint=hint)

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from cli.console import EXIT_STOPPED, console, fail
+from cli.console import EXIT_STOPPED, console, fail, fail_no_case
 from cli.endpoints import ENDPOINT_HINT
 from cli.safe import safe
 
@@ -73,7 +73,6 @@ def _read_lines(path: Path | None) -> list[str]:
 
 
 def _scenario_and_case(scenario_id: str, case_id: str):
-    import difflib
 
     from medsim.scenario.registry import get_scenario
 
@@ -81,11 +80,7 @@ def _scenario_and_case(scenario_id: str, case_id: str):
     try:
         return loaded, loaded.case(case_id)
     except KeyError:
-        ids = [c.id for c in loaded.cases]
-        close = difflib.get_close_matches(case_id, ids, n=3, cutoff=0.5)
-        hint = ("did you mean " + " or ".join(close) + "? " if close else "") + \
-            f"`medsim show {loaded.scenario.id}` lists its cases ({', '.join(ids[:8])}{' …' if len(ids) > 8 else ''})"
-        fail(f"no case {case_id!r} in scenario {loaded.scenario.id}", hint=hint)
+        fail_no_case(case_id, f"scenario {loaded.scenario.id}", [c.id for c in loaded.cases], show=loaded.scenario.id)
         raise  # unreachable: fail exits
 
 

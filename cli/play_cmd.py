@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.panel import Panel
 from rich.table import Table
 
-from cli.console import EXIT_FAIL, console, fail
+from cli.console import EXIT_FAIL, console, fail, fail_no_case
 from cli.endpoints import check_endpoints, service_models
 from cli.safe import plain, safe
 from medsim.sim.transcript import Turn
@@ -144,8 +144,8 @@ def play_command(scenario_id: str, model: str, case_id: str | None, base_url: st
         try:
             case = loaded.case(case_id)
         except KeyError:
-            ids = ", ".join(c.id for c in loaded.cases[:10])
-            fail(f"no case {case_id!r} in scenario {loaded.scenario.id}", hint=f"cases include {ids} …")
+            fail_no_case(case_id, f"scenario {loaded.scenario.id}", [c.id for c in loaded.cases],
+                         show=loaded.scenario.id)
     else:
         case = random.Random(seed).choice(loaded.cases)
     if temperature is not None and not 0 <= temperature <= 2:

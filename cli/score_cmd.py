@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from cli.console import console, err_console, fail
+from cli.console import console, err_console, fail, fail_no_case
 from cli.safe import safe
 
 
@@ -39,14 +39,11 @@ def load_scenario_or_fail(scenario: str):
 
 
 def _case(loaded, case_id: str, where: str = ""):
-    import difflib
-
     for case in loaded.cases:
         if case.id == case_id:
             return case
-    close = difflib.get_close_matches(case_id, [c.id for c in loaded.cases], n=1)
-    fail(f"{where}no case {case_id!r} in {loaded.scenario.id}" + (f"; did you mean {close[0]}?" if close else ""),
-         hint=f"`medsim show {loaded.scenario.id}` lists the scenario; case ids look like {loaded.cases[0].id}")
+    fail_no_case(case_id, f"scenario {loaded.scenario.id}", [c.id for c in loaded.cases], show=loaded.scenario.id,
+                 prefix=where)
 
 
 def _turns(path: Path | None, value: Any = None) -> list[dict] | None:

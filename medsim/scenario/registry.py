@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from functools import cache
 from pathlib import Path
 
@@ -14,11 +15,29 @@ from medsim.scenario.yamlpos import load_yaml
 DEFAULT_TAXONOMY = "climedbench"
 
 
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+def similar_ids(name: str, known: list[str], n: int = 3) -> list[str]:
+    """The ids a typo most likely meant, best first. An id written without its zero padding or in
+    another case (inp-1, TRI-1) means the id of the same prefix and number (inp-01, tri-001), which
+    plain string likeness ranks below any id sharing more digits (inp-41)."""
+    def key(s: str) -> tuple[str, int] | None:
+        m = _NUMBERED.match(s.strip().lower().replace("_", "-"))
+        return (m.group(1), int(m.group(2))) if m else None
+
+    wanted = key(name)
+    same = [k for k in known if wanted is not None and key(k) == wanted]
+    if same:
+        return same[:n]
+    return difflib.get_close_matches(name, known, n=n, cutoff=0.6)
+
+
 class UnknownName(LookupError):
     """An id that names nothing; the message carries a did-you-mean suggestion."""
 
     def __init__(self, kind: str, name: str, known: list[str]):
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        close = similar_ids(name, known)
         hint = f" — did you mean {' or '.join(close)}?" if close else ""
         shown = known if len(known) <= 20 else [*known[:20], "…"]
         super().__init__(f"unknown {kind} {name!r}{hint} (known: {', '.join(shown) or 'none'})")
