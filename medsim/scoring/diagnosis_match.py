@@ -32,6 +32,7 @@ from medsim.text.match import (
     match_term,
     modifier_conflict,
     normalize,
+    ruled_out,
     side_conflict,
     strip_quoted,
 )
@@ -101,9 +102,12 @@ def score_diagnosis(inp: ScoreInput) -> Score:
     if not gold:
         return no_gold(NAME, f"gold.{field}")
     threshold = float(inp.config.get("threshold", FUZZY_THRESHOLD))
-    items = diagnosis_items(answer_field(inp, field))
+    named = diagnosis_items(answer_field(inp, field))
+    # what the answer rules out is not its diagnosis: 排除胆囊结石，考虑胆囊癌 diagnoses 胆囊癌
+    items = [it for it in named if not ruled_out(it)]
     if not items:
-        return Score(NAME, 0.0, ["answer names no diagnosis"], {"items": [], "gold": alternatives(gold)})
+        why = "answer only rules diagnoses out: " + "、".join(named) if named else "answer names no diagnosis"
+        return Score(NAME, 0.0, [why], {"items": [], "ruled_out": named, "gold": alternatives(gold)})
     side = case_side(gold, inp.case.diagnosis[0] if inp.case.diagnosis else "")
     details = {"items": items, "gold": alternatives(gold), "side": "".join(sorted(side)) or None}
     said = [t.text for t in inp.transcript.turns if t.speaker == "patient"]

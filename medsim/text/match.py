@@ -682,6 +682,8 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
         elif (form := contained_form(p_core, g_core)) is not None:
             best = Match(True, "contains", alt, fuzz.ratio(p, g), note if form == g_core else f"{note} {form}".strip())
             continue
+        elif _is_body_part(p_core) or p_core in g_core and names_only_a_part(p_core, g_core):
+            continue  # an organ or a piece of the gold's name, not what it names: no looser match either
         elif len(p_core) >= 2 and p_core in g_core and len(p_core) * 2 >= len(g_core):
             best = Match(True, "contains", alt, fuzz.ratio(p, g), note)
             continue
@@ -699,6 +701,62 @@ def _match_term(pred: Any, gold: Any, *, fuzzy: float | None = FUZZY_THRESHOLD, 
             if r >= fuzzy and r > best.ratio:
                 best = Match(True, "fuzzy", alt, r, note)
     return best
+
+
+_DISEASE_SUFFIXES = {"症", "病"}  # 胆石 for 胆石症: the suffix only says "disease"
+# what a disease is, said without where: alone, never the name of a sited disease (出血 for 壳核出血)
+_SITELESS_HEADS = {"出血", "结石", "骨折", "梗死", "梗塞", "囊肿", "溃疡", "穿孔", "梗阻", "积液", "破裂", "肿物",
+                   "占位", "恶性肿瘤", "良性肿瘤", "肿块", "包块", "狭窄", "血栓", "栓塞", "脓肿", "坏死", "扩张"}
+
+
+@cache
+def _body_part_terms() -> tuple[str, ...]:
+    return tuple(sorted({normalize(t) for t in _lexicon().terms("body_part")} - {""}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def _body_part_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where body parts are named in ``text`` (every occurrence of every lexicon body part)."""
+    spans = []
+    for term in _body_part_terms():
+        at = text.find(term)
+        while at >= 0:
+            spans.append((at, at + len(term)))
+            at = text.find(term, at + 1)
+    return tuple(spans)
+
+
+def _is_body_part(text: str) -> bool:
+    return _lexicon().type_of(text) == "body_part"
+
+
+def names_only_a_part(part: str, whole: str) -> bool:
+    """``part``, written inside ``whole``, names an organ or a fragment of it rather than what
+    ``whole`` names: an organ alone (胆囊, 支气管 for 胆囊结石, 支气管肺癌); a cut through an organ's name
+    (囊结石); the disease without the site ``whole`` gives it (结石, 出血, 恶性肿瘤 for 胆囊结石, 脑出血,
+    肺恶性肿瘤), where ``part`` names no site of its own (肺癌 for 右肺上叶肺癌 still does); or a
+    qualifier that is not a disease of its own (中央型 for 中央型肺癌). 阑尾炎 for 急性阑尾炎 names it."""
+    if _is_body_part(part) or part in _SITELESS_HEADS and part != whole:
+        return True
+    at = whole.find(part)
+    if at < 0:
+        return False
+    spans = _body_part_spans(whole)
+    if any(s < at < e for s, e in spans):
+        return True
+    if not _body_part_spans(part) and any(e <= at for s, e in spans):
+        return True
+    rest = whole[at + len(part):]
+    return bool(rest) and rest not in _DISEASE_SUFFIXES and _lexicon().type_of(part) != "disease"
+
+
+def ruled_out(item: str) -> bool:
+    """The item names what it names only to rule it out (排除胆囊结石, 胆囊结石已排除, 不考虑阑尾炎): every
+    finding the text layer reads in it is absent. A suspected one (胆囊结石？, 阑尾炎待排) is not ruled out."""
+    from medsim.text.analysis import analyze
+
+    findings = analyze(item).findings
+    return bool(findings) and all(f.polarity == "absent" for f in findings)
 
 
 def excluded_by(norm_item: str, nots: list[str]) -> str | None:
