@@ -1,9 +1,11 @@
 """Findings in a consultation read turn by turn: a clinician's question takes its answer.
 
 "有没有发烧？" — "没有" makes 发热 absent, "有" or "烧了两天" present; a question nobody answers
-stays uncertain. What a patient says is read as said. A disease the clinician names while
-explaining (支气管炎的话没有肺炎严重) is not said of this patient: it stays uncertain unless the
-clinician states it (是支气管炎, 诊断为肺炎).
+stays uncertain. When the first reply says nothing of it (it answers another question, or the
+clinician asks on first), a later reply that names the symptom or denies it answers it too.
+What a patient says is read as said. A disease the clinician names while explaining
+(支气管炎的话没有肺炎严重) is not said of this patient: it stays uncertain unless the clinician
+states it (是支气管炎, 诊断为肺炎).
 """
 
 from __future__ import annotations
@@ -65,6 +67,21 @@ def _answer_polarity(f: Finding, answers: list[str]) -> str | None:
     return None
 
 
+def _later_answer(f: Finding, turns, k: int, first: list[str]) -> str | None:
+    """When the first reply says nothing of an asked finding (it answers another question, or
+    the clinician asks on before the patient replies), what a later reply says of it: a finding
+    of the same symptom, the asked words denied, or a no to everything asked — not a bare yes
+    or no, which may answer another question."""
+    key = concept(f)
+    for text in first[1:] + _late_answers(turns, k)[:2]:
+        for g in analyze(text).findings:
+            if (g.norm == f.norm or concept(g) == key) and g.polarity != "uncertain":
+                return g.polarity
+        if _ALL_NO.search(text) or _denies_words(f, text):
+            return "absent"
+    return None
+
+
 def _answers(turns, k: int) -> list[str]:
     """The patient's turns right after turn ``k`` (up to two, until the clinician speaks again)."""
     out = []
@@ -108,8 +125,8 @@ def rule_dialogue(turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -
                         _PRESUPPOSED_AFTER.match(text, f.end) or _PRESUPPOSED_BEFORE.search(text, max(0, f.start - 4), f.start)):
                     f.cue = "presupposed"
                     continue
-                if in_question and f.polarity != "absent" and answers:
-                    pol = _answer_polarity(f, answers[:1])
+                if in_question and f.polarity != "absent":
+                    pol = _answer_polarity(f, answers[:1]) or _later_answer(f, turns, k, answers)
                     if pol is not None:
                         f.polarity, f.cue = pol, "answer"
                         continue

@@ -159,3 +159,17 @@ def test_a_question_word_before_the_finding_in_its_clause_takes_the_answer():
     # a finding in an earlier clause of the sentence is not what was asked
     told = _turns(("doctor", "宝宝咳嗽两天了，有痰吗？", "咳嗽"), ("patient", "没有", None))
     assert rule_dialogue(told)[0][0].polarity == "present"
+
+
+def test_a_later_reply_answers_a_question_the_first_reply_passed_over():
+    # the first reply answers something else; the second names the asked symptom
+    second = _turns(("doctor", "宝宝还发烧吗？", "发烧"), ("patient", "今天拉了两次", None),
+                    ("patient", "发烧没有了", None))
+    assert rule_dialogue(second)[0][0].polarity == "absent"
+    # the clinician asks on before the parent replies to both
+    asked_on = _turns(("doctor", "有没有呕吐？", "呕吐"), ("doctor", "孩子多大了？", None),
+                      ("patient", "一岁了，没有呕吐", None))
+    assert rule_dialogue(asked_on)[0][0].polarity == "absent"
+    # a bare no after another question may answer that one: the asked finding stays open
+    bare = _turns(("doctor", "有没有呕吐？", "呕吐"), ("doctor", "吃过药吗？", None), ("patient", "没有", None))
+    assert rule_dialogue(bare)[0][0].polarity == "uncertain"
