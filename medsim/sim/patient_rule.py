@@ -78,6 +78,19 @@ _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子
 _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分娩|早产|流产")
 _DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
+# a part of the periods a question asks (question words → the clause that tells it)
+_MENSES_ASPECTS = (
+    (re.compile(r"初潮|第一次来|头一次来|几岁(来|开始)"), re.compile(r"初潮"), ""),
+    (re.compile(r"周期|准不准|规律|多少天来|几天来一次|多久来一次|按时"), re.compile(r"周期|规律|\d+\s*[/／]\s*\d+"), ""),
+    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
+    (re.compile(r"末次|最后一次|上次来|上次月经|哪天来"), re.compile(r"末次"), ""),
+    (re.compile(r"几片|卫生巾|湿透"), re.compile(r"卫生巾"), ""),
+    (re.compile(r"量(多|大|少)"), re.compile(r"量"), ""),
+    (re.compile(r"血块"), re.compile(r"血块"), ""),
+    (re.compile(r"痛经|来月经的时候\S{0,4}疼|经期\S{0,4}疼"), re.compile(r"痛经"), "来月经的时候不怎么疼"),
+    (re.compile(r"中间\S{0,6}出血|同房\S{0,6}出血|经间"), re.compile(r"经间期|同房后出血"), "两次月经中间和同房以后都没出过血"),
+    (re.compile(r"绝经"), re.compile(r"绝经"), ""),
+)
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
 _NOCTURIA = re.compile(r"夜尿(\d+)\s*(?:[～~\-–—]\s*(\d+))?\s*次(?:/夜)?")
 _AS_USUAL = re.compile(r"正常|如常|同前|同平时|与平时相同|无(明显)?变化")
@@ -329,7 +342,7 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:")) for k in p.keys)]
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) for k in p.keys)]
         if any(p.text for p in kept):
             return kept
         if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
@@ -1117,6 +1130,8 @@ class RulePatient:
             shared = len(grams & cgrams) if len(grams) >= 2 else 0
             close = shared >= 2 and (shared >= 0.5 * len(grams) or shared >= 0.6 * len(cgrams)
                                      or (shared >= 0.25 * len(grams) and shared >= 0.25 * len(cgrams)))
+            # words shared with another person's history (家里人有高血压吗 vs 否认高血压史) do not answer
+            close = close and (self._fields.get(clause) == "family_history") == relative
             # a finding named in the question is answered from the clause that records it,
             # the patient's own or a relative's as the question asks (母亲哮喘 → 母亲有支气管哮喘)
             shared_terms = terms & self._terms[clause]
@@ -1251,6 +1266,8 @@ class RulePatient:
                 if hits[0].polarity == "absent":
                     return _Piece(f"没有{lay_name}", field, (clause,))
                 return _Piece(f"有，{self._say(clause)}", field, (clause,))
+            if _tells_condition_by_procedure(clause, covered) and not lay.is_jargon(clause, history=True):
+                return _Piece(f"有，{self._say(clause)}", field, (clause,))
         if field == "past_history" and _NO_HISTORY.search(text):
             clause = next((c for c in textlink.clauses(text) if _NO_HISTORY.search(c)), text)
             # no name here: a general denial must not deny what the record finds (the diagnosis asked by name)
@@ -1288,6 +1305,8 @@ class RulePatient:
             if found:
                 if found[0].polarity == "absent":
                     return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (clause,))
+                return _Piece(f"有，{self._say(clause)}", "family_history", (clause,))
+            if _tells_condition_by_procedure(clause, covered):  # 哥哥放过心脏支架, asked 有冠心病吗
                 return _Piece(f"有，{self._say(clause)}", "family_history", (clause,))
         if text and re.search(r"无特殊|否认|体健|无", text):
             return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (text,))
@@ -1418,6 +1437,9 @@ class RulePatient:
             if told:
                 return told
         if topic == "menstrual":
+            asked = self._menses_asked(question, clauses)
+            if asked:
+                return asked
             picked = [c for c in clauses if _MENSES.search(c)]
             if picked:
                 return self._from(field, picked, 4)
@@ -1454,6 +1476,26 @@ class RulePatient:
         if picked:
             return self._from(field, picked, 3)
         return [_Piece(self.spec.unknown_reply, content=False)]
+
+    def _menses_asked(self, question: str, clauses: list[str]) -> list[_Piece]:
+        """末次月经是哪天 / 周期准不准 / 一次来几天: the part of the periods asked (the hpi's account of
+        them first, it is the current one), not the whole menstrual history read out."""
+        field = "menstrual_obstetric_history"
+        now = [c for c, _ in self.hpi if re.search(r"月经|经期|周期|卫生巾|血块|痛经|经间期", c)]
+        pieces: list[_Piece] = []
+        told: set[str] = set()
+        for asked, says, silent in _MENSES_ASPECTS:
+            if not asked.search(question):
+                continue
+            hit = next(((f, c) for f, pool in (("hpi", now), (field, clauses)) for c in pool
+                        if says.search(c) and c not in told), None)
+            if hit:
+                told.add(hit[1])
+                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(*hit[:1], [hit[1]], 1)]
+            elif silent:
+                # what a woman knows of her own periods: the record's silence is no
+                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._default(silent)]
+        return pieces
 
     def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
         """第几次怀孕、生过几个: from G and P (G1P0 while pregnant: the first pregnancy, no child yet),
@@ -1673,6 +1715,17 @@ def _covered_by(term: str, covered: set[str]) -> bool:
     return any((c in ("癌", "瘤", "糖尿病", "高血压") and c in term) or lexicon.is_a(term, c) for c in covered)
 
 
+def _tells_condition_by_procedure(clause: str, covered: set[str]) -> bool:
+    """A clause that tells a procedure done for a covered condition alone (行心脏支架 → 冠心病), not denied."""
+    from medsim.text import extract_entities, get_lexicon
+
+    lexicon = get_lexicon()
+    if _DENIAL.match(clause) or re.search(r"否认|未(行|做|放)|没(有)?(做|放)", clause):
+        return False
+    implied = {c for e in extract_entities(clause) if e.type == "procedure" for c in lexicon.conditions_of(e.norm)}
+    return any(c in covered or _covered_by(c, covered) for c in implied)
+
+
 _DENIED_ONE = re.compile(r"^没(?:有(?!什么|去|做|吃|住|输|受|听说|发现|怎么|见|往)(\S{1,8})|(吐|瘦|晕倒过))$")
 
 
@@ -1728,6 +1781,9 @@ def _denied(lay_name: str) -> str:
                "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
         return special[lay_name]
+    inner = re.fullmatch(r"(\w{1,3}[里上中])有(\w+)", lay_name)
+    if inner:  # 尿里有血 → 尿里没有血, never 没有尿里有血
+        return f"{inner.group(1)}没有{inner.group(2)}"
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
 
 
@@ -1777,6 +1833,11 @@ def _list_parts(clause: str) -> list[str]:
     return parts + [clause[start:]]
 
 
+def _terms_in(text: str) -> set[str]:
+    """The findings a text names, by the simulator's words and the text layer's (脐周阵发性隐痛 is 腹痛)."""
+    return {t for t, _, _ in textlink.find_terms(text)} | {f.term for f in textlink.findings(text)}
+
+
 def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
     """The clauses told for a question naming the findings ``asked``: a clause listing several findings (出现低热、乏力、痰中带血丝，
     7～8口/天) asked about one of them keeps the part asked (and the detail after it only when
@@ -1785,7 +1846,7 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
     names no finding of the clause's, so an open question still hears the whole."""
     if not asked or not clauses:
         return clauses
-    any_hit = any({t for t, _, _ in textlink.find_terms(c)} & asked for c in clauses)
+    any_hit = any(_terms_in(c) & asked for c in clauses)
     out: list[str] = []
     drop_detail = False
     for clause in clauses:
@@ -1793,7 +1854,7 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
             continue
         drop_detail = False
         parts = _list_parts(clause)
-        named = [{t for t, _, _ in textlink.find_terms(p)} for p in parts]
+        named = [_terms_in(p) for p in parts]
         # 无明显胸闷、胸痛: the denial opening the list holds for every part, so it is told whole
         if len(parts) < 2 or sum(1 for n in named if n) < 2 or _DENIAL.match(clause):
             out.append(clause)
