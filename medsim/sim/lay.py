@@ -63,7 +63,7 @@ _EXTRA_LAY: dict[str, str] = {
     "较前": "比以前", "略减少": "少了点", "晨轻暮重": "早上轻、晚上重", "逐渐加重至": "慢慢加重，肿到了",
     "加重至": "加重到", "颜面部水肿": "脸也肿了", "颜面部": "脸上", "同餐者": "一起吃饭的人", "经间期出血": "两次月经中间出血",
     "同房后出血": "同房以后出血", "经期延长至": "每次来的天数拖到了", "需每": "得每", "更换夜用卫生巾": "换一片夜用卫生巾",
-    "神经系统疾病": "神经方面的病", "尿道外伤": "尿道受过伤", "素食较多": "吃素多", "逐渐出现": "慢慢开始", "逐渐": "慢慢", "纳差": "吃不下饭", "畏寒": "怕冷",
+    "神经系统疾病": "神经方面的病", "尿道外伤": "尿道受过伤", "素食较多": "吃素多", "逐渐出现": "慢慢开始", "逐渐": "慢慢", "纳差": "吃不下饭", "常饮茶": "常喝茶", "饮茶": "喝茶", "饮咖啡": "喝咖啡", "畏寒": "怕冷",
     "月经初潮": "第一次来月经是", "诊断为": "查出", "诊断": "查出", "确诊为": "查出", "确诊": "查出", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
 
@@ -186,6 +186,25 @@ _KIN = re.compile(rf"(?<![他她])({_KIN_WORDS})")
 
 
 @lru_cache(maxsize=8192)
+def _run_on(text: str, m: re.Match[str]) -> bool:
+    """The match is a symptom written straight after another (尿频尿痛): said apart they need a 、."""
+    before = _pattern().search(text[max(0, m.start() - 6):m.start()])
+    if not before:
+        return False
+    prev = text[max(0, m.start() - 6):m.start()]
+    ends = [x for x in _pattern().finditer(prev) if x.end() == len(prev)]
+    symptoms = _symptom_words()
+    return bool(ends) and m.group(0) in symptoms and ends[-1].group(0) in symptoms
+
+
+@cache
+def _symptom_words() -> frozenset[str]:
+    words = set(vocab.SYMPTOMS)
+    for canon, aliases in textlink.lexicon_groups("symptoms.txt"):
+        words |= {canon, *aliases}
+    return frozenset(w for w in words if len(w) >= 2)
+
+
 def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我") -> str:
     """One record clause in the patient's words (no jargon check: see ``is_jargon``).
 
@@ -214,8 +233,9 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     # 否认前列腺癌家族史: said as 家里没人得过前列腺癌, not word by word
     text = re.sub(r"^(否认|无)(家族|遗传)+性?(遗传)?(病)?史$", "家里没人得过遗传病", text)
     text = re.sub(r"^(否认|无)(.+?)(家族|遗传)+(病)?史$", r"家里没人得过\2", text)
-    # one pass, longest match first, so a replacement is never replaced again
-    out = _pattern().sub(lambda m: table[m.group(0)], text)
+    # one pass, longest match first, so a replacement is never replaced again; two symptoms written
+    # together (尿频尿痛) are said as two (老想上厕所、小便的时候疼)
+    out = _pattern().sub(lambda m: ("、" if _run_on(text, m) else "") + table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|\d+(?:个)?(?:年|月|周|天))无", r"\1没有", out)
     out = re.sub(r"(量|重|欲)无(明显)?(增加|减少|变化|改变)", r"\1没\3", out)  # 食量无增加 → 食量没增加

@@ -158,6 +158,13 @@ _TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
 _BP_Q = re.compile(r"血压")
 _SUGAR_Q = re.compile(r"血糖")
 _SURGERY_Q = re.compile(r"手术|开刀|动过刀|开过刀|做过什么|切除")
+# characters of when and how often, shared by a part and an answer without telling one is about the other
+_TIME_CHARS = frozenset("以前年月天周次最近时候平常")
+_EFFECT_Q = re.compile(r"管用|管不管用|有效|有没有效|效果|见好|好点没|好些没|好转")
+_TAKEN_C = re.compile(r"自服|服用|口服|含服|吃了|用了|使用|自行\S?(服|用|吃|喷|含)|输液|静滴|打针")
+_EFFECT_C = re.compile(r"无效|有效|效果|缓解|好转|减轻|消失|改善|未见好|无改善|不见好|控制")
+_FOOD_ALLERGY_Q = re.compile(r"食物|吃的东西|吃东西|海鲜|鸡蛋|牛奶|花生")
+_WOMENS_OPERATION = re.compile(r"结扎|剖宫产|剖腹产|人工流产|人流|刮宫|清宫|宫外孕\S{0,2}手术")
 _HOSPITAL_Q = re.compile(r"住院|住过\S{0,3}院")
 _PAST_STAY_Q = re.compile(r"住过|住院过|几次院|以前\S{0,4}住院|有没有住院")
 _VACCINE_Q = re.compile(r"疫苗|接种")
@@ -179,10 +186,13 @@ _GENERAL = (
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
     ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
      re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
+    # tea, coffee and soft drinks (晚饭后常饮茶): the record's habit, else an unscripted item's no
+    ("drinks", re.compile(r"茶|咖啡|饮料|可乐"), re.compile(r"茶|咖啡|饮料|可乐"), "平时不怎么喝茶、咖啡"),
     # when meals are taken (晚餐常在9点以后，饭后即躺下): told when asked, never assumed
     ("meals", re.compile(r"几点吃|(晚饭|晚餐|早饭|早餐|午饭|三餐)\S{0,4}(几点|时间|规律|准时|按时)|饮食\S{0,2}规律|吃饭\S{0,2}(时间|规律)"),
      re.compile(r"(晚餐|晚饭|早餐|早饭|午餐|三餐)\S{0,4}(\d+点|规律|不定时|按时)|饭后即|餐后即|饮食不规律"), ""),
-    ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
+    # 睡前喝水 is when one drinks, not the sleep
+    ("sleep", re.compile(r"(?<![渴嗜想])睡(?!前|觉前|之前)"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
@@ -192,6 +202,8 @@ _GENERAL = (
     ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
 )
+
+_GENERAL_BY_NAME = {g[0]: g for g in _GENERAL}
 
 
 class RulePatient:
@@ -237,11 +249,61 @@ class RulePatient:
         self.turn += 1
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
+        pieces, parsed, keys, repeated, answered = self._pieces_for(question, rng)
+        pieces += self._unanswered_parts(question, pieces, rng)
+        if not pieces:
+            self.stats["not_understood"] += 1
+            pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
+        self.stats["turns"] += 1
+        self.stats["fuzzy_topics"] += parsed.fuzzy
+        self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
+        self.stats["default_answers"] += sum(1 for p in pieces if p.default)
+        said = list(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
+        text = "".join(_said_once(said))
+        prefix = ""
+        told = {src for p in pieces if p.content for src in p.sources}
+        # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
+        if keys and len(repeated) == len(keys) and told and told <= self.said and "ending" not in parsed.topics:
+            prefix = "不是刚说过嘛，" if self.persona.mood == "irritable" else "刚才说过了，"
+        meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
+                "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
+        return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+
+    def _unanswered_parts(self, question: str, pieces: list[_Piece], rng: random.Random) -> list[_Piece]:
+        """A compound question (腿脚肿不肿？晚上躺下尿是不是特别多？) whose one part no piece answers: that
+        part asked alone, so no half is dropped. A part is answered when a piece answers one of its
+        keys or shares its content; a part heard as nothing, or whose own answer is a stock line or a
+        not-understood, adds nothing."""
+        parts = [x for x in re.split(r"[？?。；;！!]", question) if len(x.strip()) >= 4]
+        if len(parts) < 2 or not any(p.content for p in pieces):
+            return []
+        added: list[_Piece] = []
+        for part in parts:
+            keys = set(self._keys(_without_context(classify(part), part)))
+            if not keys or keys & {"greeting", "ending", "chief_complaint"}:
+                continue
+            told = pieces + added
+            if any(keys & set(p.keys) or gist.shared(part, p.text + "".join(p.sources)) for p in told if p.text):
+                continue
+            asked_terms = self.asked_terms
+            got = self._pieces_for(part, rng)[0]
+            self.asked_terms = asked_terms
+            known = {p.text for p in told}
+            # only what plainly answers the part: it shares the part's words, or answers a finding it names
+            # (a stock line, 平时睡觉还可以, shares the part's words by being made of them: only a finding's no)
+            added += [p for p in got if p.text and p.text not in known and (
+                (p.content and not p.default and len(gist.shared(part, p.text + "".join(p.sources), ignore=_TIME_CHARS)) >= 2)
+                or ((p.content or p.default) and any(":" in k for k in p.keys)))]
+        return added
+
+    def _pieces_for(self, question: str, rng: random.Random):
+        """What the patient says to one question: the pieces, the question's parse, its keys, those asked
+        before, and what each key drew out."""
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         parsed = self._symptoms_under_an_aspect(parsed, question)
         whole = set(parsed.topics)
         parsed = _with_part_topics(parsed, question)
-        self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
+        self.asked_terms = _asked_terms(question) | set(parsed.symptoms)
         earlier = bool(_EARLIER_PREGNANCY_Q.search(question)) and not _BIRTHS_Q.search(question) \
             and not _ABORTION_Q.search(question) and self._first_pregnancy()
         if earlier:  # 以前怀孕也…吗, asked of a first pregnancy, whatever else it names: there was none
@@ -291,23 +353,7 @@ class RulePatient:
         if not pieces and self.policy.allowed("hpi"):
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
-        if not pieces:
-            self.stats["not_understood"] += 1
-            pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
-        self.stats["turns"] += 1
-        self.stats["fuzzy_topics"] += parsed.fuzzy
-        self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
-        self.stats["default_answers"] += sum(1 for p in pieces if p.default)
-        said = list(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
-        text = "".join(_said_once(said))
-        prefix = ""
-        told = {src for p in pieces if p.content for src in p.sources}
-        # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
-        if keys and len(repeated) == len(keys) and told and told <= self.said and "ending" not in parsed.topics:
-            prefix = "不是刚说过嘛，" if self.persona.mood == "irritable" else "刚才说过了，"
-        meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
-                "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
-        return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+        return pieces, parsed, keys, repeated, answered
 
     def _symptoms_under_an_aspect(self, parsed, question: str):
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
@@ -586,7 +632,7 @@ class RulePatient:
         if topic == "family_history":
             return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
         if topic == "allergies":
-            return self._allergies()
+            return self._allergies() + self._food_allergy(question)
         if topic == "medications":
             return self._medications()
         if topic in ("smoking", "drinking"):
@@ -669,6 +715,14 @@ class RulePatient:
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
             return self._complaint()  # 体检发现…1个月: when it was found is the answer
+        # a finding the question names (右上腹疼是哪天开始的) begins where the record says it began
+        # (先发烧还是先疼的: each named one's start, in the order the question names them)
+        named = [f.term for f in textlink.findings(question)]
+        asked = [next((c for c in timed if any(f.term == term and f.polarity == "present" and not f.family
+                                                for f in textlink.findings(c))), None) for term in named]
+        asked = [c for c in dict.fromkeys(asked) if c]
+        if asked:
+            return self._from("hpi", asked[:2])
         with_main = [c for c in timed if self._tells_main(c)]
         with_finding = [c for c in timed if textlink.findings(c)]
         begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
@@ -943,6 +997,11 @@ class RulePatient:
                                                  and not any(d in told for d in drugs_in(c))], 2)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
+        taken = [p for p in pieces if p.content and not p.default and any(_TAKEN_C.search(s) for s in p.sources)]
+        if taken and _EFFECT_Q.search(question) and not any(_EFFECT_C.search(s) for p in pieces for s in p.sources):
+            # 管用吗, of a medicine the record gives no effect for: the complaint it was taken for brought
+            # them here, so it did not make it go away
+            pieces += self._default("吃了也没怎么见好")
         if pieces:
             return pieces
         if doctor and not seen:
@@ -971,14 +1030,18 @@ class RulePatient:
             # mood is the personal history's (近1年工作压力大), not a trigger in the story
             clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
-            if name == "appetite" and not _GENERAL[1][1].search(question):
+            if name == "appetite" and not _GENERAL_BY_NAME["water"][1].search(question):
                 # 平素饮水少 answers 水喝得多不多, not 胃口怎么样
                 clauses = [c for c in clauses if not re.search(r"喝水|饮水", c) or re.search(r"食|饭|吃|纳|奶", c)]
             if clauses:
                 # the clauses that say what was asked first (大便里有没有血、黏液: 无黏液脓血)
                 asked_grams = _content_grams(_ASK_NOISE.sub("|", question))
                 clauses.sort(key=lambda c: -len(asked_grams & (textlink.bigrams(c) | _content_grams(self._say(c)))))
-                pieces += self._from("hpi", clauses, 2)
+                clauses = list(dict.fromkeys(clauses))[:2]
+                # of a list (无咳嗽、腹泻、尿频尿痛) the parts of this function only (无腹泻)
+                said = self._lay_clauses([_parts_saying(c, record_words) for c in clauses])
+                if said not in {p.text for p in pieces}:
+                    pieces.append(_Piece(said, "hpi", tuple(clauses)))
                 continue
             if name == "appetite" and terms & {"恶心", "呕吐"}:
                 pieces += self._default("恶心难受，不太想吃东西")
@@ -1196,7 +1259,10 @@ class RulePatient:
         clauses = self._clauses("past_history")
         if _SURGERY_Q.search(question) or "手术" in conditions:
             ops = [c for c in clauses if re.search(r"手术|术后|切除|术|开刀", c)]
-            pieces += self._from("past_history", ops, 2) or self._default("没做过手术")
+            # an operation the obstetric history holds (已行输卵管结扎, 剖宫产1次) is one she had
+            women = [c for c in self._clauses("menstrual_obstetric_history") if _WOMENS_OPERATION.search(c)]
+            pieces += self._from("past_history", ops, 2) + self._from("menstrual_obstetric_history", women, 2) \
+                or self._default("没做过手术")
         if _HOSPITAL_Q.search(question):
             pieces += self._stays()
         if "输血" in conditions:
@@ -1342,6 +1408,16 @@ class RulePatient:
                 return [_Piece("，".join(self._say(c) for c in clauses), "past_history", tuple(clauses))]
         return self._from_field("allergies", lambda: self._default("没发现对什么过敏"))
 
+    def _food_allergy(self, question: str) -> list[_Piece]:
+        """对药物或者食物过敏吗 of a record that speaks of medicines only: what one eats is the patient's to
+        know, so no food allergy is said, not left unanswered."""
+        if not _FOOD_ALLERGY_Q.search(question) or not self.policy.allowed("allergies"):
+            return []
+        record = self.text("allergies") + self.text("past_history")
+        if re.search(r"食物|海鲜|鸡蛋|牛奶|花生|虾|蟹|芒果|坚果", record):
+            return []  # the record's own words on it are the allergy answer's
+        return self._default("吃的东西也没过敏过")
+
     def _medications(self) -> list[_Piece]:
         text = self.text("medications")
         if text:
@@ -1359,10 +1435,13 @@ class RulePatient:
         if topic == "smoking" and not _SMOKING_Q.search(question):
             return self._occupation()  # 接触粉尘、煤烟: an exposure at work, not smoking
         word = "烟" if topic == "smoking" else "酒"
+        if topic == "drinking" and "酒" not in question and _GENERAL_BY_NAME["drinks"][1].search(question):
+            return self._general(question)  # 喝茶吗: tea, not alcohol
         units: list[str] = []
         for sentence in textlink.sentences(self.text("personal_history")):
             for i, clause in enumerate(sentence):
-                if word in clause or (topic == "drinking" and "饮" in clause and "饮食" not in clause):
+                # 饮 is drinking only of alcohol (偶饮, 饮白酒), never of tea, water, coffee or food
+                if word in clause or (topic == "drinking" and re.search(r"饮(?!食|茶|水|咖啡|料|奶|用)", clause)):
                     units.append(clause)
                     # the amount that follows it (吸烟40年，每日20支)
                     units += [c for c in sentence[i + 1:i + 3] if re.search(r"每[日天周月]|\d+\s*(支|包|两|ml|毫升|斤|瓶|次)", c)
@@ -1833,6 +1912,31 @@ def _list_parts(clause: str) -> list[str]:
     return parts + [clause[start:]]
 
 
+def _parts_saying(clause: str, words: re.Pattern[str]) -> str:
+    """A listing clause cut to the parts that say ``words`` (无咳嗽、腹泻、尿频尿痛 → 无腹泻 for the bowels),
+    the denial opening it kept; the clause itself when every part or none does."""
+    parts = _list_parts(clause)
+    kept = [p for p in parts if words.search(p)]
+    if len(parts) < 2 or not kept or len(kept) == len(parts):
+        return clause
+    denial = _DENIAL.match(clause)
+    if kept[0] != parts[0] and denial:
+        kept[0] = denial.group(0) + kept[0]
+    return "、".join(kept)
+
+
+def _asked_terms(question: str) -> set[str]:
+    """The findings a question names, a run of two-character ones read one by one too (尿频尿急尿痛 is
+    尿路刺激征 and each of 尿频, 尿急, 尿痛: a record that lists them apart is asked each)."""
+    terms: set[str] = set()
+    for term, start, end in textlink.find_terms(question):
+        terms.add(term)
+        if end - start >= 6:
+            span = question[start:end]
+            terms |= {t for i in range(0, len(span) - 1, 2) for t, _, _ in textlink.find_terms(span[i:i + 2])}
+    return terms
+
+
 def _terms_in(text: str) -> set[str]:
     """The findings a text names, by the simulator's words and the text layer's (脐周阵发性隐痛 is 腹痛)."""
     return {t for t, _, _ in textlink.find_terms(text)} | {f.term for f in textlink.findings(text)}
@@ -1855,11 +1959,19 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
         drop_detail = False
         parts = _list_parts(clause)
         named = [_terms_in(p) for p in parts]
-        # 无明显胸闷、胸痛: the denial opening the list holds for every part, so it is told whole
-        if len(parts) < 2 or sum(1 for n in named if n) < 2 or _DENIAL.match(clause):
+        if len(parts) < 2 or sum(1 for n in named if n) < 2:
             out.append(clause)
             continue
         kept = [p for p, n in zip(parts, named, strict=True) if n & asked]
+        denial = _DENIAL.match(clause)
+        if denial:
+            # 无咳嗽、腹泻、尿频尿痛 asked 尿频尿痛: the denial opening the list holds for every part, so the
+            # parts asked are told with it (无尿频尿痛), the rest left out
+            if kept and len(kept) < len(parts):
+                out.append("、".join([kept[0] if kept[0] == parts[0] else denial.group(0) + kept[0], *kept[1:]]))
+            elif kept or not any_hit:
+                out.append(clause)
+            continue
         if not kept:
             if any_hit:
                 drop_detail = True
@@ -1952,8 +2064,8 @@ _DEFAULT_CUES = {
 # a general stock line (吃饭还行) beside record content is said only when its own item is asked: 吃饭喝水呛不呛
 # and 吐的里头有没有吃的东西 name eating but do not ask about appetite
 _STOCK_ASKED = {
-    _GENERAL[0][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
-    _GENERAL[3][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
+    _GENERAL_BY_NAME["appetite"][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
+    _GENERAL_BY_NAME["sleep"][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
 }
 
 

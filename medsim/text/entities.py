@@ -228,12 +228,13 @@ _PAIN_QUALITY = re.compile(r"(?:(?:持续性|阵发性|间断性|间歇性|发�
 
 
 def _qualified_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
-    """A site's pain with its kind written in between (脐周阵发性隐痛 is a 腹痛): the site and 痛 are the term."""
+    """A site's pain with its kind written in between (脐周阵发性隐痛 is a 腹痛), or said with 疼 (右上腹疼):
+    the site and 痛 are the term."""
     out = []
     text = norm.text
     for m in _PAIN_QUALITY.finditer(text):
-        if m.end() == m.start():
-            continue  # 脐周痛 itself is a lexicon term
+        if m.end() == m.start() and not text.startswith("疼", m.end()):
+            continue  # 脐周痛 itself is a lexicon term; 右上腹疼 is said for it
         end = m.end() + (2 if text.startswith("疼痛", m.end()) else 1)
         for n in (4, 3, 2):
             start = m.start() - n

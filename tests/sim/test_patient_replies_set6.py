@@ -77,3 +77,34 @@ def test_chart_labels_of_urine_swelling_and_periods_are_said_plainly():
 def test_a_complaint_that_got_worse_says_since_when():
     said = lay.complaint_to_lay("反复咳嗽咳痰10年，加重伴气短3天")
     assert "最近3天更厉害了" in said and "更厉害了还有" not in said, said
+
+
+def test_each_part_of_a_compound_question_is_answered():
+    # the second question of two, on another function, is not dropped
+    reply = ask("consultation", "con-017", "腿脚肿不肿？晚上起夜多不多？")
+    assert "不肿" in reply and "起夜" in reply, reply
+
+
+def test_an_operation_in_the_obstetric_history_is_an_operation_she_had():
+    reply = ask("triage", "tri-019", "做过什么手术没有？")
+    assert "结扎" in reply and "没做过手术" not in reply, reply
+
+
+def test_tea_is_not_alcohol_and_before_sleep_is_not_the_sleep():
+    assert "茶" not in ask("consultation", "con-017", "喝酒吗？")
+    reply = ask("consultation", "con-017", "晚上睡前喝不喝茶？")
+    assert "茶" in reply and "睡眠" not in reply, reply
+
+
+def test_a_denied_list_is_told_for_the_parts_asked():
+    # 无咳嗽、腹泻、尿频尿痛 asked about the bowels: the diarrhoea only
+    reply = ask("diagnosis", "inp-28", "大便怎么样？")
+    assert "拉肚子" in reply and "咳嗽" not in reply, reply
+    # two symptoms written together are said as two
+    assert "老想上厕所、小便的时候疼" in lay.clause_to_lay("无尿频尿痛")
+
+
+def test_when_a_named_finding_began_is_told_from_its_own_clause():
+    # 3天前出现右上腹持续性隐痛 beside 5天前…发热: the pain asked, the pain's start told
+    reply = ask("diagnosis", "inp-28", "右上腹疼是哪天开始的？")
+    assert "3天前" in reply, reply
