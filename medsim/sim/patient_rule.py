@@ -163,6 +163,10 @@ _TIME_CHARS = frozenset("以前年月天周次最近时候平常")
 _EFFECT_Q = re.compile(r"管用|管不管用|有效|有没有效|效果|见好|好点没|好些没|好转")
 _TAKEN_C = re.compile(r"自服|服用|口服|含服|吃了|用了|使用|自行\S?(服|用|吃|喷|含)|输液|静滴|打针")
 _EFFECT_C = re.compile(r"无效|有效|效果|缓解|好转|减轻|消失|改善|未见好|无改善|不见好|控制")
+# the colour of what one passes, asked (大便颜色有没有变浅, 尿颜色像不像浓茶), and the record words that tell it
+_COLOUR_Q = re.compile(r"(大便|小便|尿|便)\S{0,3}(颜色|什么色|啥色|发黑|发白|变浅|发红|像浓茶|浓茶色|洗肉水)")
+_STOOL_COLOUR_C = re.compile(r"(黄|黑|白|灰|绿|红|陶土|柏油)色?\S{0,3}便|便\S{0,3}(发黑|色|带血|血)|黑便|便血|柏油")
+_URINE_COLOUR_C = re.compile(r"血尿|尿\S{0,3}(色|红|黄|浓茶|洗肉水|酱油)|浓茶色|洗肉水")
 _FOOD_ALLERGY_Q = re.compile(r"食物|吃的东西|吃东西|海鲜|鸡蛋|牛奶|花生")
 _WOMENS_OPERATION = re.compile(r"结扎|剖宫产|剖腹产|人工流产|人流|刮宫|清宫|宫外孕\S{0,2}手术")
 _HOSPITAL_Q = re.compile(r"住院|住过\S{0,3}院")
@@ -187,7 +191,9 @@ _GENERAL = (
     ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
      re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
     # tea, coffee and soft drinks (晚饭后常饮茶): the record's habit, else an unscripted item's no
-    ("drinks", re.compile(r"茶|咖啡|饮料|可乐"), re.compile(r"茶|咖啡|饮料|可乐"), "平时不怎么喝茶、咖啡"),
+    # (咖啡色, 浓茶色 are colours of what one brings up or passes)
+    ("drinks", re.compile(r"茶(?![色样])|咖啡(?![色样])|饮料|可乐"), re.compile(r"茶(?![色样])|咖啡(?![色样])|饮料|可乐"),
+     "平时不怎么喝茶、咖啡"),
     # when meals are taken (晚餐常在9点以后，饭后即躺下): told when asked, never assumed
     ("meals", re.compile(r"几点吃|(晚饭|晚餐|早饭|早餐|午饭|三餐)\S{0,4}(几点|时间|规律|准时|按时)|饮食\S{0,2}规律|吃饭\S{0,2}(时间|规律)"),
      re.compile(r"(晚餐|晚饭|早餐|早饭|午餐|三餐)\S{0,4}(\d+点|规律|不定时|按时)|饭后即|餐后即|饮食不规律"), ""),
@@ -619,6 +625,8 @@ class RulePatient:
             return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
         if topic == "duration" and "occupation" in parsed.topics and _JOB_YEARS_Q.search(question):
             return []  # 干了多少年了, of the job: the illness's duration is no answer
+        if topic == "character" and _COLOUR_Q.search(question):
+            return self._from_field("hpi", lambda: self._colour(question))  # 大便颜色…: its colour, not its kind
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
@@ -718,7 +726,10 @@ class RulePatient:
         # a finding the question names (右上腹疼是哪天开始的) begins where the record says it began
         # (先发烧还是先疼的: each named one's start, in the order the question names them)
         named = [f.term for f in textlink.findings(question)]
-        asked = [next((c for c in timed if any(f.term == term and f.polarity == "present" and not f.family
+        if any(_PAIN.search(t) and t != "疼痛" for t in named):
+            named = [t for t in named if t != "疼痛"]  # 肚子…疼…哪儿疼: the belly's pain, not any pain
+        asked = [next((c for c in timed if any((f.term == term or term == "疼痛" and _PAIN.search(f.term))
+                                                and f.polarity == "present" and not f.family
                                                 for f in textlink.findings(c))), None) for term in named]
         asked = [c for c in dict.fromkeys(asked) if c]
         if asked:
@@ -997,11 +1008,14 @@ class RulePatient:
                                                  and not any(d in told for d in drugs_in(c))], 2)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
-        taken = [p for p in pieces if p.content and not p.default and any(_TAKEN_C.search(s) for s in p.sources)]
+        # (a medicine taken now and then for relief, 间断口服双氯芬酸钠止痛, is taken because it helps)
+        taken = [p for p in pieces if p.content and not p.default and p.field in ("hpi", "medications")
+                 and any(_TAKEN_C.search(s) and not _NOW_AND_THEN.search(s) and (_SELF_MED.search(s) or _ACUTE_MED.search(s))
+                         for s in p.sources)]
         if taken and _EFFECT_Q.search(question) and not any(_EFFECT_C.search(s) for p in pieces for s in p.sources):
-            # 管用吗, of a medicine the record gives no effect for: the complaint it was taken for brought
-            # them here, so it did not make it go away
-            pieces += self._default("吃了也没怎么见好")
+            # 管用吗, of a medicine taken for this illness the record gives no effect for: the complaint it
+            # was taken for brought them here, so it did not make it go away (a relief for a while is not denied)
+            pieces += self._default("吃了也没完全好")
         if pieces:
             return pieces
         if doctor and not seen:
@@ -1017,6 +1031,9 @@ class RulePatient:
             question = _LAST_MEAL_Q.sub("", question)
             if not any(g[1].search(question) for g in _GENERAL):
                 return pieces
+        colour = self._colour(question)
+        if colour:
+            return pieces + colour
         asked = [g for g in _GENERAL if g[1].search(question)] or \
             [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
@@ -1054,6 +1071,23 @@ class RulePatient:
             elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
+
+    def _colour(self, question: str) -> list[_Piece]:
+        """大便颜色有没有变浅 / 尿颜色像不像浓茶: the colour the record gives it (黄色水样便), else its denial of
+        blood in it (无肉眼血尿), else what a patient who looks says of an unremarked colour."""
+        m = _COLOUR_Q.search(question)
+        if not m:
+            return []
+        urine = bool(re.search(r"尿|小便", m.group(0)))
+        said = _URINE_COLOUR_C if urine else _STOOL_COLOUR_C
+        clauses = [c for c, _ in self.hpi if said.search(c) and not _RELATIVE.search(c)]
+        told = [c for c in clauses if not _DENIAL.match(c)] or clauses
+        if told:
+            # of a list (无肉眼血尿、皮疹) the part on it only
+            return [_Piece(self._lay_clauses([_parts_saying(told[0], said)]), "hpi", (told[0],), keys=("general",))]
+        if self.present_anywhere & ({"黄疸", "血尿", "浓茶色尿"} if urine else {"黑便", "便血", "陶土样便", "黄疸"}):
+            return [_Piece("颜色这个我没太注意", content=False)]
+        return self._default("尿的颜色跟平时差不多" if urine else "大便颜色跟平时差不多")
 
     def _symptom_lines(self, terms: set[str]) -> list[_Piece]:
         return [self._symptom(t) for t in sorted(terms)]
@@ -1928,7 +1962,7 @@ def _parts_saying(clause: str, words: re.Pattern[str]) -> str:
 def _asked_terms(question: str) -> set[str]:
     """The findings a question names, a run of two-character ones read one by one too (尿频尿急尿痛 is
     尿路刺激征 and each of 尿频, 尿急, 尿痛: a record that lists them apart is asked each)."""
-    terms: set[str] = set()
+    terms = {f.term for f in textlink.findings(question)}  # (the text layer's reading too: 痛风 beside 尿酸高)
     for term, start, end in textlink.find_terms(question):
         terms.add(term)
         if end - start >= 6:

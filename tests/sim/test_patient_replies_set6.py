@@ -108,3 +108,20 @@ def test_when_a_named_finding_began_is_told_from_its_own_clause():
     # 3天前出现右上腹持续性隐痛 beside 5天前…发热: the pain asked, the pain's start told
     reply = ask("diagnosis", "inp-28", "右上腹疼是哪天开始的？")
     assert "3天前" in reply, reply
+
+
+def test_the_colour_of_what_one_passes_is_answered_as_its_colour():
+    # 无肉眼血尿 answers 尿颜色像不像洗肉水; the record's 黄色水样便 answers 大便什么颜色
+    reply = ask("diagnosis", "inp-32", "尿颜色怎么样，有没有像洗肉水？")
+    assert "没有尿血" in reply and "泡沫" not in reply, reply
+    assert "黄色" in ask("triage", "tri-019", "大便是什么颜色？")
+    # 咖啡色 is a colour, not a drink
+    assert "咖啡" not in ask("triage", "tri-012", "吐出来的是鲜红的，还是咖啡色的？")
+
+
+def test_whether_a_medicine_taken_for_this_illness_helped():
+    # 自服蒙脱石散2次, no effect written: the diarrhoea brought her here, so it is not gone
+    reply = ask("triage", "tri-019", "吃的药管用吗？")
+    assert "蒙脱石散" in reply and "没完全好" in reply, reply
+    # a medicine taken now and then for relief is not said to fail
+    assert "没完全好" not in ask("consultation", "con-024", "吃过什么药没有？吃了管用不？")
