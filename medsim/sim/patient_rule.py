@@ -114,7 +114,8 @@ _DOCTOR_Q = re.compile(r"医生|大夫|医院|诊所|看过|咋说|怎么说|说
 _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|情绪|生气|激动|接触|打扫|运动|用力|外伤|摔|扭|"
                         r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
                         r"家人.{0,4}(感冒|发热)|活动后")
-_AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加")
+# (不敢翻身和深呼吸: what one dares not do is what makes it worse)
+_AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加|不敢(翻身|深呼吸|呼吸|动|咳嗽|活动|走|弯腰|吃)")
 # what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
 _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
 _COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
@@ -167,6 +168,7 @@ _EFFECT_C = re.compile(r"无效|有效|效果|缓解|好转|减轻|消失|改善
 _COLOUR_Q = re.compile(r"(大便|小便|尿|便)\S{0,3}(颜色|什么色|啥色|发黑|发白|变浅|发红|像浓茶|浓茶色|洗肉水)")
 _STOOL_COLOUR_C = re.compile(r"(黄|黑|白|灰|绿|红|陶土|柏油)色?\S{0,3}便|便\S{0,3}(发黑|色|带血|血)|黑便|便血|柏油")
 _URINE_COLOUR_C = re.compile(r"血尿|尿\S{0,3}(色|红|黄|浓茶|洗肉水|酱油)|浓茶色|洗肉水")
+_WHEN_WORSE_Q = re.compile(r"(的时候|时|后)\S{0,4}(疼|痛)?得?(更)?(厉害|加重|明显|重)(不|吗|么|[？?])")
 _FOOD_ALLERGY_Q = re.compile(r"食物|吃的东西|吃东西|海鲜|鸡蛋|牛奶|花生")
 _WOMENS_OPERATION = re.compile(r"结扎|剖宫产|剖腹产|人工流产|人流|刮宫|清宫|宫外孕\S{0,2}手术")
 _HOSPITAL_Q = re.compile(r"住院|住过\S{0,3}院")
@@ -625,6 +627,10 @@ class RulePatient:
             return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
         if topic == "duration" and "occupation" in parsed.topics and _JOB_YEARS_Q.search(question):
             return []  # 干了多少年了, of the job: the illness's duration is no answer
+        if topic == "severity" and _WHEN_WORSE_Q.search(question) and not _TIME_OF_DAY_C.search(question) \
+                and not re.search(r"几分|打分|程度|多疼", question):
+            # 吸气、翻身的时候疼得厉害不厉害 asks what makes it worse, not how bad it is: once, as triggers
+            return [] if "triggers" in parsed.topics else self._from_field("hpi", lambda: self._triggers(question))
         if topic == "character" and _COLOUR_Q.search(question):
             return self._from_field("hpi", lambda: self._colour(question))  # 大便颜色…: its colour, not its kind
         if topic in handlers:

@@ -125,3 +125,14 @@ def test_whether_a_medicine_taken_for_this_illness_helped():
     assert "蒙脱石散" in reply and "没完全好" in reply, reply
     # a medicine taken now and then for relief is not said to fail
     assert "没完全好" not in ask("consultation", "con-024", "吃过什么药没有？吃了管用不？")
+
+
+def test_worse_when_doing_something_is_asked_as_what_makes_it_worse():
+    # 深呼吸时加重: 翻身、吸气的时候疼得厉害不厉害 is answered by it, not by the pain score
+    reply = ask("diagnosis", "inp-28", "吸气、咳嗽、翻身的时候疼得厉害不厉害？")
+    assert "深呼吸" in reply and "几分" not in reply, reply
+    # 不敢翻身和深呼吸 is what makes it worse: never 没发现怎么着会更厉害
+    reply = ask("triage", "tri-013", "动一动、咳嗽或者深吸气的时候疼得厉害不厉害？")
+    assert "不敢" in reply and "没发现" not in reply, reply
+    # a score asked beside it is still given
+    assert "分" in ask("diagnosis", "inp-23", "深吸气的时候疼得厉害吗？疼的话打几分？")
