@@ -48,10 +48,14 @@ SET = DATA / "reply_check.yaml"
 OUT = DATA / "reply_check.jsonl"
 
 _TAILS = tuple(lay.PERSONA_TAILS)
-_UNKNOWN = re.compile(r"不清楚|不知道|没注意|说不好|记不清|看不懂")
+_UNKNOWN = re.compile(r"不清楚|不知道|没太?注意|没太?留意|说不好|说不上来|记不清|看不懂")
 _NOT_UNDERSTOOD = "没太听明白"
 # record wording a patient does not speak (a clause kept verbatim from the chart)
-_JARGON = re.compile(r"胃内容物|抱膝位|巩膜|黄染|阳性|阴性|查体|体格检查|诊断|病史|史[，。]|\d+\s*(mmol|μmol|g/L|U/L|×10)|患者|患儿")
+# (and chart words physicians marked in replies of sets 5-6: 排尿等待, 晨轻暮重, 同餐者, 经间期, 较前, a weighed
+# stool 300g — a dose, 0.5g, is the patient's to say)
+_JARGON = re.compile(r"胃内容物|抱膝位|巩膜|黄染|阳性|阴性|查体|体格检查|诊断|病史|史[，。]|\d+\s*(mmol|μmol|g/L|U/L|×10)|患者|患儿|"
+                     r"排尿等待|射程|尿不尽感|刺激征|泡沫增多|久不消散|晨轻暮重|暮重|同餐者|经间期|神经系统疾病|较前|"
+                     r"略减少|需每|呕鲜红色血|解柏油样|(?<![\d.])\d{2,}g(?![a-zA-Z/])|如常|嗳气|饮水呛咳|反流至|纳差|乏力|颜面部|畏寒")
 
 
 def collect(set_path: Path = SET, spec: str = "rule", resolver=None) -> list[dict]:

@@ -54,6 +54,16 @@ _EXTRA_LAY: dict[str, str] = {
     "量中等": "量不多不少", "中等量": "不多不少", "已放置宫内节育器": "上了节育环", "放置宫内节育器": "上节育环",
     "宫内节育器": "节育环", "反流至咽部": "反到嗓子眼", "反流至": "反到", "反流": "往上反", "含血块": "里面有血块",
     "乙型肝炎": "乙肝", "丙型肝炎": "丙肝", "消化道出血": "胃出血", "饭后即": "吃完饭就", "餐后即": "吃完饭就",
+    # chart wording physicians found in lay speech on reply check set 6, by class: urinary-stream labels (排尿等待,
+    # 射程变短, 尿不尽感, 尿路刺激征), comparison and degree words (较前, 略, 久不), a swelling's course
+    # (晨轻暮重, 至大腿), menstrual labels (经间期, 需每…更换), the people who shared a meal, organ-system names
+    "排尿后仍有尿不尽感": "尿完了还觉得没尿干净", "尿不尽感": "尿不干净的感觉", "排尿等待": "尿得等半天才出来",
+    "射程变短": "尿不远了", "排尿费力": "尿得费劲", "尿路刺激征": "尿频、尿急、尿痛", "尿中泡沫增多": "尿里泡沫多了",
+    "泡沫增多": "泡沫多了", "久不消散": "半天不散", "尿量较前略减少": "尿比以前少了点", "较前略": "比以前稍微",
+    "较前": "比以前", "略减少": "少了点", "晨轻暮重": "早上轻、晚上重", "逐渐加重至": "慢慢加重，肿到了",
+    "加重至": "加重到", "颜面部水肿": "脸也肿了", "颜面部": "脸上", "同餐者": "一起吃饭的人", "经间期出血": "两次月经中间出血",
+    "同房后出血": "同房以后出血", "经期延长至": "每次来的天数拖到了", "需每": "得每", "更换夜用卫生巾": "换一片夜用卫生巾",
+    "神经系统疾病": "神经方面的病", "尿道外伤": "尿道受过伤", "素食较多": "吃素多", "逐渐出现": "慢慢开始", "逐渐": "慢慢", "纳差": "吃不下饭", "常饮茶": "常喝茶", "饮茶": "喝茶", "饮咖啡": "喝咖啡", "畏寒": "怕冷",
     "月经初潮": "第一次来月经是", "诊断为": "查出", "诊断": "查出", "确诊为": "查出", "确诊": "查出", "末次月经为": "上次来月经是", "末次月经是": "上次来月经是",
 }
 
@@ -176,6 +186,25 @@ _KIN = re.compile(rf"(?<![他她])({_KIN_WORDS})")
 
 
 @lru_cache(maxsize=8192)
+def _run_on(text: str, m: re.Match[str]) -> bool:
+    """The match is a symptom written straight after another (尿频尿痛): said apart they need a 、."""
+    before = _pattern().search(text[max(0, m.start() - 6):m.start()])
+    if not before:
+        return False
+    prev = text[max(0, m.start() - 6):m.start()]
+    ends = [x for x in _pattern().finditer(prev) if x.end() == len(prev)]
+    symptoms = _symptom_words()
+    return bool(ends) and m.group(0) in symptoms and ends[-1].group(0) in symptoms
+
+
+@cache
+def _symptom_words() -> frozenset[str]:
+    words = set(vocab.SYMPTOMS)
+    for canon, aliases in textlink.lexicon_groups("symptoms.txt"):
+        words |= {canon, *aliases}
+    return frozenset(w for w in words if len(w) >= 2)
+
+
 def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我") -> str:
     """One record clause in the patient's words (no jargon check: see ``is_jargon``).
 
@@ -204,8 +233,9 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     # 否认前列腺癌家族史: said as 家里没人得过前列腺癌, not word by word
     text = re.sub(r"^(否认|无)(家族|遗传)+性?(遗传)?(病)?史$", "家里没人得过遗传病", text)
     text = re.sub(r"^(否认|无)(.+?)(家族|遗传)+(病)?史$", r"家里没人得过\2", text)
-    # one pass, longest match first, so a replacement is never replaced again
-    out = _pattern().sub(lambda m: table[m.group(0)], text)
+    # one pass, longest match first, so a replacement is never replaced again; two symptoms written
+    # together (尿频尿痛) are said as two (老想上厕所、小便的时候疼)
+    out = _pattern().sub(lambda m: ("、" if _run_on(text, m) else "") + table[m.group(0)], text)
     # 无/未 only as negation at a clause or list start (无力, 未来 stay)
     out = re.sub(r"(^|[、，我也均都且并]|最近|近期|孩子|平时|\d+(?:个)?(?:年|月|周|天))无", r"\1没有", out)
     out = re.sub(r"(量|重|欲)无(明显)?(增加|减少|变化|改变)", r"\1没\3", out)  # 食量无增加 → 食量没增加
@@ -215,6 +245,7 @@ def clause_to_lay(clause: str, *, literacy: str = "medium", subject: str = "我"
     out = re.sub(r"从未", "从来没", out)
     out = re.sub(r"未(?!来)", "没", out)  # 6小时未排尿, 未煮熟, 近1月未吃: the record's 未 is 没
     out = re.sub(r"(?<!吐了)吐(\d+)次", r"吐了\1次", out)
+    out = re.sub(r"(\d+)人有类似", r"有\1个人也这样", out)  # 同餐者1人有类似腹泻: how many others had it
     # G2P1 and its Chinese form 孕3产2 are counts a woman says in words
     out = re.sub(r"(?:[GgＧ]|孕)(\d+)\s*(?:[Pp]|产)(\d+)", lambda m: f"怀过{m.group(1)}次孕，" + (
         f"生过{m.group(2)}次" if m.group(2) != "0" else "还没生过"), out)
@@ -369,6 +400,13 @@ def complaint_to_lay(chief_complaint: str, *, literacy: str = "medium", subject:
         return f"{when}前{how}{found}"
     parts = []
     for clause in textlink.clauses(chief_complaint):
+        # 加重伴尿中泡沫增多1周: the last span is when it got worse and the new symptom came
+        worse = re.match(rf"^(加重|加剧)(伴|并|伴有)?(.*?){_DURATION.pattern}", clause)
+        if worse:
+            span = _DURATION.search(clause).group(0).replace("日", "天").replace("余", "多")
+            new = clause_to_lay(worse.group(3), literacy=literacy, subject=subject).strip("，、 ") if worse.group(3) else ""
+            parts.append(f"最近{span}更厉害了" + (f"，还{new}" if new else ""))
+            continue
         lay = clause_to_lay(clause, literacy=literacy, subject=subject)
         if _DURATION.search(clause):
             lay = lay.replace("日", "天") + "了"

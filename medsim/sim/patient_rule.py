@@ -78,6 +78,19 @@ _BIRTHS_Q = re.compile(r"第几|几次|几胎|生过|顺产|剖|生孩子|孩子
 _BIRTH_C = re.compile(r"[Gg]\d|顺产|剖宫|剖腹|生育|育有|\d[子女]|分娩|早产|流产")
 _DUE_Q = re.compile(r"预产期|怀孕几周|孕几周|几周了|怀了多久|怀孕多久|几个月了")
 _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\d+\s*[/／]\s*\d+")
+# a part of the periods a question asks (question words → the clause that tells it)
+_MENSES_ASPECTS = (
+    (re.compile(r"初潮|第一次来|头一次来|几岁(来|开始)"), re.compile(r"初潮"), ""),
+    (re.compile(r"周期|准不准|规律|多少天来|几天来一次|多久来一次|按时"), re.compile(r"周期|规律|\d+\s*[/／]\s*\d+"), ""),
+    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
+    (re.compile(r"末次|最后一次|上次来|上次月经|哪天来"), re.compile(r"末次"), ""),
+    (re.compile(r"几片|卫生巾|湿透"), re.compile(r"卫生巾"), ""),
+    (re.compile(r"量(多|大|少)"), re.compile(r"量"), ""),
+    (re.compile(r"血块"), re.compile(r"血块"), ""),
+    (re.compile(r"痛经|来月经的时候\S{0,4}疼|经期\S{0,4}疼"), re.compile(r"痛经"), "来月经的时候不怎么疼"),
+    (re.compile(r"中间\S{0,6}出血|同房\S{0,6}出血|经间"), re.compile(r"经间期|同房后出血"), "两次月经中间和同房以后都没出过血"),
+    (re.compile(r"绝经"), re.compile(r"绝经"), ""),
+)
 _OBSTETRIC = re.compile(r"孕|产|[Gg]\d|婚|育|子|女|流产|避孕|剖宫|结扎|绝经")
 _NOCTURIA = re.compile(r"夜尿(\d+)\s*(?:[～~\-–—]\s*(\d+))?\s*次(?:/夜)?")
 _AS_USUAL = re.compile(r"正常|如常|同前|同平时|与平时相同|无(明显)?变化")
@@ -101,7 +114,8 @@ _DOCTOR_Q = re.compile(r"医生|大夫|医院|诊所|看过|咋说|怎么说|说
 _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|情绪|生气|激动|接触|打扫|运动|用力|外伤|摔|扭|"
                         r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
                         r"家人.{0,4}(感冒|发热)|活动后")
-_AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加")
+# (不敢翻身和深呼吸: what one dares not do is what makes it worse)
+_AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加|不敢(翻身|深呼吸|呼吸|动|咳嗽|活动|走|弯腰|吃)")
 # what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
 _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
 _COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
@@ -145,6 +159,18 @@ _TEMP_Q = re.compile(r"体温|度|烧到|烧得|多高|发烧|发热|热")
 _BP_Q = re.compile(r"血压")
 _SUGAR_Q = re.compile(r"血糖")
 _SURGERY_Q = re.compile(r"手术|开刀|动过刀|开过刀|做过什么|切除")
+# characters of when and how often, shared by a part and an answer without telling one is about the other
+_TIME_CHARS = frozenset("以前年月天周次最近时候平常")
+_EFFECT_Q = re.compile(r"管用|管不管用|有效|有没有效|效果|见好|好点没|好些没|好转")
+_TAKEN_C = re.compile(r"自服|服用|口服|含服|吃了|用了|使用|自行\S?(服|用|吃|喷|含)|输液|静滴|打针")
+_EFFECT_C = re.compile(r"无效|有效|效果|缓解|好转|减轻|消失|改善|未见好|无改善|不见好|控制")
+# the colour of what one passes, asked (大便颜色有没有变浅, 尿颜色像不像浓茶), and the record words that tell it
+_COLOUR_Q = re.compile(r"(大便|小便|尿|便)\S{0,3}(颜色|什么色|啥色|发黑|发白|变浅|发红|像浓茶|浓茶色|洗肉水)")
+_STOOL_COLOUR_C = re.compile(r"(黄|黑|白|灰|绿|红|陶土|柏油)色?\S{0,3}便|便\S{0,3}(发黑|色|带血|血)|黑便|便血|柏油")
+_URINE_COLOUR_C = re.compile(r"血尿|尿\S{0,3}(色|红|黄|浓茶|洗肉水|酱油)|浓茶色|洗肉水")
+_WHEN_WORSE_Q = re.compile(r"(的时候|时|后)\S{0,4}(疼|痛)?得?(更)?(厉害|加重|明显|重)(不|吗|么|[？?])")
+_FOOD_ALLERGY_Q = re.compile(r"食物|吃的东西|吃东西|海鲜|鸡蛋|牛奶|花生")
+_WOMENS_OPERATION = re.compile(r"结扎|剖宫产|剖腹产|人工流产|人流|刮宫|清宫|宫外孕\S{0,2}手术")
 _HOSPITAL_Q = re.compile(r"住院|住过\S{0,3}院")
 _PAST_STAY_Q = re.compile(r"住过|住院过|几次院|以前\S{0,4}住院|有没有住院")
 _VACCINE_Q = re.compile(r"疫苗|接种")
@@ -166,10 +192,15 @@ _GENERAL = (
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
     ("water", re.compile(r"喝\S{0,3}水|饮水|水喝"),
      re.compile(r"(每日|每天|一天)(饮水|喝水)|(饮水|喝水)(量|约)|(饮水|喝水)\S{0,2}(少|多|不足)"), ""),
+    # tea, coffee and soft drinks (晚饭后常饮茶): the record's habit, else an unscripted item's no
+    # (咖啡色, 浓茶色 are colours of what one brings up or passes)
+    ("drinks", re.compile(r"茶(?![色样])|咖啡(?![色样])|饮料|可乐"), re.compile(r"茶(?![色样])|咖啡(?![色样])|饮料|可乐"),
+     "平时不怎么喝茶、咖啡"),
     # when meals are taken (晚餐常在9点以后，饭后即躺下): told when asked, never assumed
     ("meals", re.compile(r"几点吃|(晚饭|晚餐|早饭|早餐|午饭|三餐)\S{0,4}(几点|时间|规律|准时|按时)|饮食\S{0,2}规律|吃饭\S{0,2}(时间|规律)"),
      re.compile(r"(晚餐|晚饭|早餐|早饭|午餐|三餐)\S{0,4}(\d+点|规律|不定时|按时)|饭后即|餐后即|饮食不规律"), ""),
-    ("sleep", re.compile(r"(?<![渴嗜想])睡"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
+    # 睡前喝水 is when one drinks, not the sleep
+    ("sleep", re.compile(r"(?<![渴嗜想])睡(?!前|觉前|之前)"), re.compile(r"(?<!嗜)睡(眠|觉|不)|失眠|入睡|眠(可|差)|夜间.{0,2}醒"), "平时睡觉还可以"),
     ("bowels", re.compile(r"大便|拉|排便|二便|大小便|解手"), re.compile(r"大便|便|腹泻|拉|排便|二便"), "大便正常"),
     # a urine test (尿蛋白±) is a result, not how one passes water
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
@@ -179,6 +210,8 @@ _GENERAL = (
     ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
 )
+
+_GENERAL_BY_NAME = {g[0]: g for g in _GENERAL}
 
 
 class RulePatient:
@@ -224,11 +257,61 @@ class RulePatient:
         self.turn += 1
         rng = self._rng()
         question = _ORDER_TAG.sub("", clinician_text)
+        pieces, parsed, keys, repeated, answered = self._pieces_for(question, rng)
+        pieces += self._unanswered_parts(question, pieces, rng)
+        if not pieces:
+            self.stats["not_understood"] += 1
+            pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
+        self.stats["turns"] += 1
+        self.stats["fuzzy_topics"] += parsed.fuzzy
+        self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
+        self.stats["default_answers"] += sum(1 for p in pieces if p.default)
+        said = list(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
+        text = "".join(_said_once(said))
+        prefix = ""
+        told = {src for p in pieces if p.content for src in p.sources}
+        # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
+        if keys and len(repeated) == len(keys) and told and told <= self.said and "ending" not in parsed.topics:
+            prefix = "不是刚说过嘛，" if self.persona.mood == "irritable" else "刚才说过了，"
+        meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
+                "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
+        return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+
+    def _unanswered_parts(self, question: str, pieces: list[_Piece], rng: random.Random) -> list[_Piece]:
+        """A compound question (腿脚肿不肿？晚上躺下尿是不是特别多？) whose one part no piece answers: that
+        part asked alone, so no half is dropped. A part is answered when a piece answers one of its
+        keys or shares its content; a part heard as nothing, or whose own answer is a stock line or a
+        not-understood, adds nothing."""
+        parts = [x for x in re.split(r"[？?。；;！!]", question) if len(x.strip()) >= 4]
+        if len(parts) < 2 or not any(p.content for p in pieces):
+            return []
+        added: list[_Piece] = []
+        for part in parts:
+            keys = set(self._keys(_without_context(classify(part), part)))
+            if not keys or keys & {"greeting", "ending", "chief_complaint"}:
+                continue
+            told = pieces + added
+            if any(keys & set(p.keys) or gist.shared(part, p.text + "".join(p.sources)) for p in told if p.text):
+                continue
+            asked_terms = self.asked_terms
+            got = self._pieces_for(part, rng)[0]
+            self.asked_terms = asked_terms
+            known = {p.text for p in told}
+            # only what plainly answers the part: it shares the part's words, or answers a finding it names
+            # (a stock line, 平时睡觉还可以, shares the part's words by being made of them: only a finding's no)
+            added += [p for p in got if p.text and p.text not in known and (
+                (p.content and not p.default and len(gist.shared(part, p.text + "".join(p.sources), ignore=_TIME_CHARS)) >= 2)
+                or ((p.content or p.default) and any(":" in k for k in p.keys)))]
+        return added
+
+    def _pieces_for(self, question: str, rng: random.Random):
+        """What the patient says to one question: the pieces, the question's parse, its keys, those asked
+        before, and what each key drew out."""
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         parsed = self._symptoms_under_an_aspect(parsed, question)
         whole = set(parsed.topics)
         parsed = _with_part_topics(parsed, question)
-        self.asked_terms = {t for t, _, _ in textlink.find_terms(question)} | set(parsed.symptoms)
+        self.asked_terms = _asked_terms(question) | set(parsed.symptoms)
         earlier = bool(_EARLIER_PREGNANCY_Q.search(question)) and not _BIRTHS_Q.search(question) \
             and not _ABORTION_Q.search(question) and self._first_pregnancy()
         if earlier:  # 以前怀孕也…吗, asked of a first pregnancy, whatever else it names: there was none
@@ -278,23 +361,7 @@ class RulePatient:
         if not pieces and self.policy.allowed("hpi"):
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
-        if not pieces:
-            self.stats["not_understood"] += 1
-            pieces = [_Piece("您说的我没太听明白，您是问什么呀？", content=False)]
-        self.stats["turns"] += 1
-        self.stats["fuzzy_topics"] += parsed.fuzzy
-        self.stats["unknown_answers"] += sum(1 for p in pieces if not p.content and p.text == self.spec.unknown_reply)
-        self.stats["default_answers"] += sum(1 for p in pieces if p.default)
-        said = list(dict.fromkeys(_sentence(t) for t in _join_denials([p.text for p in pieces])))
-        text = "".join(_said_once(said))
-        prefix = ""
-        told = {src for p in pieces if p.content for src in p.sources}
-        # 刚才说过了 only when nothing new is told: a follow-up on a detail gets the detail
-        if keys and len(repeated) == len(keys) and told and told <= self.said and "ending" not in parsed.topics:
-            prefix = "不是刚说过嘛，" if self.persona.mood == "irritable" else "刚才说过了，"
-        meta = {"symptoms": parsed.symptoms, "conditions": parsed.conditions, "repeats": repeated,
-                "fuzzy": parsed.fuzzy, "turn": self.turn, "answered": answered}
-        return self._finish(text, pieces, parsed.topics, rng, opening=False, meta=meta, prefix=prefix)
+        return pieces, parsed, keys, repeated, answered
 
     def _symptoms_under_an_aspect(self, parsed, question: str):
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
@@ -329,7 +396,7 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:")) for k in p.keys)]
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) for k in p.keys)]
         if any(p.text for p in kept):
             return kept
         if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
@@ -560,6 +627,12 @@ class RulePatient:
             return []  # 喝啥酒、一次喝多少 heard as general too: no stock 饮食睡觉还行 beside the answer
         if topic == "duration" and "occupation" in parsed.topics and _JOB_YEARS_Q.search(question):
             return []  # 干了多少年了, of the job: the illness's duration is no answer
+        if topic == "severity" and _WHEN_WORSE_Q.search(question) and not _TIME_OF_DAY_C.search(question) \
+                and not re.search(r"几分|打分|程度|多疼", question):
+            # 吸气、翻身的时候疼得厉害不厉害 asks what makes it worse, not how bad it is: once, as triggers
+            return [] if "triggers" in parsed.topics else self._from_field("hpi", lambda: self._triggers(question))
+        if topic == "character" and _COLOUR_Q.search(question):
+            return self._from_field("hpi", lambda: self._colour(question))  # 大便颜色…: its colour, not its kind
         if topic in handlers:
             return self._from_field("hpi", lambda: handlers[topic](question))
         if topic == "past_history":
@@ -573,7 +646,7 @@ class RulePatient:
         if topic == "family_history":
             return self._from_field("family_history", lambda: self._family(parsed.conditions, question))
         if topic == "allergies":
-            return self._allergies()
+            return self._allergies() + self._food_allergy(question)
         if topic == "medications":
             return self._medications()
         if topic in ("smoking", "drinking"):
@@ -656,6 +729,17 @@ class RulePatient:
         cc = self.text("chief_complaint")
         if _CHECKUP.match(cc):
             return self._complaint()  # 体检发现…1个月: when it was found is the answer
+        # a finding the question names (右上腹疼是哪天开始的) begins where the record says it began
+        # (先发烧还是先疼的: each named one's start, in the order the question names them)
+        named = [f.term for f in textlink.findings(question)]
+        if any(_PAIN.search(t) and t != "疼痛" for t in named):
+            named = [t for t in named if t != "疼痛"]  # 肚子…疼…哪儿疼: the belly's pain, not any pain
+        asked = [next((c for c in timed if any((f.term == term or term == "疼痛" and _PAIN.search(f.term))
+                                                and f.polarity == "present" and not f.family
+                                                for f in textlink.findings(c))), None) for term in named]
+        asked = [c for c in dict.fromkeys(asked) if c]
+        if asked:
+            return self._from("hpi", asked[:2])
         with_main = [c for c in timed if self._tells_main(c)]
         with_finding = [c for c in timed if textlink.findings(c)]
         begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
@@ -930,6 +1014,14 @@ class RulePatient:
                                                  and not any(d in told for d in drugs_in(c))], 2)
         if not pieces and re.search(r"现在|目前|在吃|在用", question) and meds:
             pieces += self._medications()
+        # (a medicine taken now and then for relief, 间断口服双氯芬酸钠止痛, is taken because it helps)
+        taken = [p for p in pieces if p.content and not p.default and p.field in ("hpi", "medications")
+                 and any(_TAKEN_C.search(s) and not _NOW_AND_THEN.search(s) and (_SELF_MED.search(s) or _ACUTE_MED.search(s))
+                         for s in p.sources)]
+        if taken and _EFFECT_Q.search(question) and not any(_EFFECT_C.search(s) for p in pieces for s in p.sources):
+            # 管用吗, of a medicine taken for this illness the record gives no effect for: the complaint it
+            # was taken for brought them here, so it did not make it go away (a relief for a while is not denied)
+            pieces += self._default("吃了也没完全好")
         if pieces:
             return pieces
         if doctor and not seen:
@@ -945,6 +1037,9 @@ class RulePatient:
             question = _LAST_MEAL_Q.sub("", question)
             if not any(g[1].search(question) for g in _GENERAL):
                 return pieces
+        colour = self._colour(question)
+        if colour:
+            return pieces + colour
         asked = [g for g in _GENERAL if g[1].search(question)] or \
             [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
@@ -958,14 +1053,18 @@ class RulePatient:
             # mood is the personal history's (近1年工作压力大), not a trigger in the story
             clauses = [c for c, _ in self.hpi if record_words.search(c)] if name != "mood" else []
             clauses += [c for c in self._clauses("personal_history") if record_words.search(c)]
-            if name == "appetite" and not _GENERAL[1][1].search(question):
+            if name == "appetite" and not _GENERAL_BY_NAME["water"][1].search(question):
                 # 平素饮水少 answers 水喝得多不多, not 胃口怎么样
                 clauses = [c for c in clauses if not re.search(r"喝水|饮水", c) or re.search(r"食|饭|吃|纳|奶", c)]
             if clauses:
                 # the clauses that say what was asked first (大便里有没有血、黏液: 无黏液脓血)
                 asked_grams = _content_grams(_ASK_NOISE.sub("|", question))
                 clauses.sort(key=lambda c: -len(asked_grams & (textlink.bigrams(c) | _content_grams(self._say(c)))))
-                pieces += self._from("hpi", clauses, 2)
+                clauses = list(dict.fromkeys(clauses))[:2]
+                # of a list (无咳嗽、腹泻、尿频尿痛) the parts of this function only (无腹泻)
+                said = self._lay_clauses([_parts_saying(c, record_words) for c in clauses])
+                if said not in {p.text for p in pieces}:
+                    pieces.append(_Piece(said, "hpi", tuple(clauses)))
                 continue
             if name == "appetite" and terms & {"恶心", "呕吐"}:
                 pieces += self._default("恶心难受，不太想吃东西")
@@ -978,6 +1077,23 @@ class RulePatient:
             elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
+
+    def _colour(self, question: str) -> list[_Piece]:
+        """大便颜色有没有变浅 / 尿颜色像不像浓茶: the colour the record gives it (黄色水样便), else its denial of
+        blood in it (无肉眼血尿), else what a patient who looks says of an unremarked colour."""
+        m = _COLOUR_Q.search(question)
+        if not m:
+            return []
+        urine = bool(re.search(r"尿|小便", m.group(0)))
+        said = _URINE_COLOUR_C if urine else _STOOL_COLOUR_C
+        clauses = [c for c, _ in self.hpi if said.search(c) and not _RELATIVE.search(c)]
+        told = [c for c in clauses if not _DENIAL.match(c)] or clauses
+        if told:
+            # of a list (无肉眼血尿、皮疹) the part on it only
+            return [_Piece(self._lay_clauses([_parts_saying(told[0], said)]), "hpi", (told[0],), keys=("general",))]
+        if self.present_anywhere & ({"黄疸", "血尿", "浓茶色尿"} if urine else {"黑便", "便血", "陶土样便", "黄疸"}):
+            return [_Piece("颜色这个我没太注意", content=False)]
+        return self._default("尿的颜色跟平时差不多" if urine else "大便颜色跟平时差不多")
 
     def _symptom_lines(self, terms: set[str]) -> list[_Piece]:
         return [self._symptom(t) for t in sorted(terms)]
@@ -1117,6 +1233,8 @@ class RulePatient:
             shared = len(grams & cgrams) if len(grams) >= 2 else 0
             close = shared >= 2 and (shared >= 0.5 * len(grams) or shared >= 0.6 * len(cgrams)
                                      or (shared >= 0.25 * len(grams) and shared >= 0.25 * len(cgrams)))
+            # words shared with another person's history (家里人有高血压吗 vs 否认高血压史) do not answer
+            close = close and (self._fields.get(clause) == "family_history") == relative
             # a finding named in the question is answered from the clause that records it,
             # the patient's own or a relative's as the question asks (母亲哮喘 → 母亲有支气管哮喘)
             shared_terms = terms & self._terms[clause]
@@ -1181,7 +1299,10 @@ class RulePatient:
         clauses = self._clauses("past_history")
         if _SURGERY_Q.search(question) or "手术" in conditions:
             ops = [c for c in clauses if re.search(r"手术|术后|切除|术|开刀", c)]
-            pieces += self._from("past_history", ops, 2) or self._default("没做过手术")
+            # an operation the obstetric history holds (已行输卵管结扎, 剖宫产1次) is one she had
+            women = [c for c in self._clauses("menstrual_obstetric_history") if _WOMENS_OPERATION.search(c)]
+            pieces += self._from("past_history", ops, 2) + self._from("menstrual_obstetric_history", women, 2) \
+                or self._default("没做过手术")
         if _HOSPITAL_Q.search(question):
             pieces += self._stays()
         if "输血" in conditions:
@@ -1251,6 +1372,8 @@ class RulePatient:
                 if hits[0].polarity == "absent":
                     return _Piece(f"没有{lay_name}", field, (clause,))
                 return _Piece(f"有，{self._say(clause)}", field, (clause,))
+            if _tells_condition_by_procedure(clause, covered) and not lay.is_jargon(clause, history=True):
+                return _Piece(f"有，{self._say(clause)}", field, (clause,))
         if field == "past_history" and _NO_HISTORY.search(text):
             clause = next((c for c in textlink.clauses(text) if _NO_HISTORY.search(c)), text)
             # no name here: a general denial must not deny what the record finds (the diagnosis asked by name)
@@ -1289,6 +1412,8 @@ class RulePatient:
                 if found[0].polarity == "absent":
                     return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (clause,))
                 return _Piece(f"有，{self._say(clause)}", "family_history", (clause,))
+            if _tells_condition_by_procedure(clause, covered):  # 哥哥放过心脏支架, asked 有冠心病吗
+                return _Piece(f"有，{self._say(clause)}", "family_history", (clause,))
         if text and re.search(r"无特殊|否认|体健|无", text):
             return _Piece(f"没有，家里没人得过{lay_name}", "family_history", (text,))
         return _Piece(f"没听说家里人有{lay_name}", default=True)
@@ -1323,6 +1448,16 @@ class RulePatient:
                 return [_Piece("，".join(self._say(c) for c in clauses), "past_history", tuple(clauses))]
         return self._from_field("allergies", lambda: self._default("没发现对什么过敏"))
 
+    def _food_allergy(self, question: str) -> list[_Piece]:
+        """对药物或者食物过敏吗 of a record that speaks of medicines only: what one eats is the patient's to
+        know, so no food allergy is said, not left unanswered."""
+        if not _FOOD_ALLERGY_Q.search(question) or not self.policy.allowed("allergies"):
+            return []
+        record = self.text("allergies") + self.text("past_history")
+        if re.search(r"食物|海鲜|鸡蛋|牛奶|花生|虾|蟹|芒果|坚果", record):
+            return []  # the record's own words on it are the allergy answer's
+        return self._default("吃的东西也没过敏过")
+
     def _medications(self) -> list[_Piece]:
         text = self.text("medications")
         if text:
@@ -1340,10 +1475,13 @@ class RulePatient:
         if topic == "smoking" and not _SMOKING_Q.search(question):
             return self._occupation()  # 接触粉尘、煤烟: an exposure at work, not smoking
         word = "烟" if topic == "smoking" else "酒"
+        if topic == "drinking" and "酒" not in question and _GENERAL_BY_NAME["drinks"][1].search(question):
+            return self._general(question)  # 喝茶吗: tea, not alcohol
         units: list[str] = []
         for sentence in textlink.sentences(self.text("personal_history")):
             for i, clause in enumerate(sentence):
-                if word in clause or (topic == "drinking" and "饮" in clause and "饮食" not in clause):
+                # 饮 is drinking only of alcohol (偶饮, 饮白酒), never of tea, water, coffee or food
+                if word in clause or (topic == "drinking" and re.search(r"饮(?!食|茶|水|咖啡|料|奶|用)", clause)):
                     units.append(clause)
                     # the amount that follows it (吸烟40年，每日20支)
                     units += [c for c in sentence[i + 1:i + 3] if re.search(r"每[日天周月]|\d+\s*(支|包|两|ml|毫升|斤|瓶|次)", c)
@@ -1418,6 +1556,9 @@ class RulePatient:
             if told:
                 return told
         if topic == "menstrual":
+            asked = self._menses_asked(question, clauses)
+            if asked:
+                return asked
             picked = [c for c in clauses if _MENSES.search(c)]
             if picked:
                 return self._from(field, picked, 4)
@@ -1454,6 +1595,26 @@ class RulePatient:
         if picked:
             return self._from(field, picked, 3)
         return [_Piece(self.spec.unknown_reply, content=False)]
+
+    def _menses_asked(self, question: str, clauses: list[str]) -> list[_Piece]:
+        """末次月经是哪天 / 周期准不准 / 一次来几天: the part of the periods asked (the hpi's account of
+        them first, it is the current one), not the whole menstrual history read out."""
+        field = "menstrual_obstetric_history"
+        now = [c for c, _ in self.hpi if re.search(r"月经|经期|周期|卫生巾|血块|痛经|经间期", c)]
+        pieces: list[_Piece] = []
+        told: set[str] = set()
+        for asked, says, silent in _MENSES_ASPECTS:
+            if not asked.search(question):
+                continue
+            hit = next(((f, c) for f, pool in (("hpi", now), (field, clauses)) for c in pool
+                        if says.search(c) and c not in told), None)
+            if hit:
+                told.add(hit[1])
+                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(*hit[:1], [hit[1]], 1)]
+            elif silent:
+                # what a woman knows of her own periods: the record's silence is no
+                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._default(silent)]
+        return pieces
 
     def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
         """第几次怀孕、生过几个: from G and P (G1P0 while pregnant: the first pregnancy, no child yet),
@@ -1673,6 +1834,17 @@ def _covered_by(term: str, covered: set[str]) -> bool:
     return any((c in ("癌", "瘤", "糖尿病", "高血压") and c in term) or lexicon.is_a(term, c) for c in covered)
 
 
+def _tells_condition_by_procedure(clause: str, covered: set[str]) -> bool:
+    """A clause that tells a procedure done for a covered condition alone (行心脏支架 → 冠心病), not denied."""
+    from medsim.text import extract_entities, get_lexicon
+
+    lexicon = get_lexicon()
+    if _DENIAL.match(clause) or re.search(r"否认|未(行|做|放)|没(有)?(做|放)", clause):
+        return False
+    implied = {c for e in extract_entities(clause) if e.type == "procedure" for c in lexicon.conditions_of(e.norm)}
+    return any(c in covered or _covered_by(c, covered) for c in implied)
+
+
 _DENIED_ONE = re.compile(r"^没(?:有(?!什么|去|做|吃|住|输|受|听说|发现|怎么|见|往)(\S{1,8})|(吐|瘦|晕倒过))$")
 
 
@@ -1728,6 +1900,9 @@ def _denied(lay_name: str) -> str:
                "长痘": "没长痘", "脸变圆": "脸没变圆", "脖子变粗": "脖子没变粗", "伤口不爱好": "没发现伤口不爱好", "身上长疖子": "没长过疖子"}
     if lay_name in special:
         return special[lay_name]
+    inner = re.fullmatch(r"(\w{1,3}[里上中])有(\w+)", lay_name)
+    if inner:  # 尿里有血 → 尿里没有血, never 没有尿里有血
+        return f"{inner.group(1)}没有{inner.group(2)}"
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
 
 
@@ -1777,6 +1952,36 @@ def _list_parts(clause: str) -> list[str]:
     return parts + [clause[start:]]
 
 
+def _parts_saying(clause: str, words: re.Pattern[str]) -> str:
+    """A listing clause cut to the parts that say ``words`` (无咳嗽、腹泻、尿频尿痛 → 无腹泻 for the bowels),
+    the denial opening it kept; the clause itself when every part or none does."""
+    parts = _list_parts(clause)
+    kept = [p for p in parts if words.search(p)]
+    if len(parts) < 2 or not kept or len(kept) == len(parts):
+        return clause
+    denial = _DENIAL.match(clause)
+    if kept[0] != parts[0] and denial:
+        kept[0] = denial.group(0) + kept[0]
+    return "、".join(kept)
+
+
+def _asked_terms(question: str) -> set[str]:
+    """The findings a question names, a run of two-character ones read one by one too (尿频尿急尿痛 is
+    尿路刺激征 and each of 尿频, 尿急, 尿痛: a record that lists them apart is asked each)."""
+    terms = {f.term for f in textlink.findings(question)}  # (the text layer's reading too: 痛风 beside 尿酸高)
+    for term, start, end in textlink.find_terms(question):
+        terms.add(term)
+        if end - start >= 6:
+            span = question[start:end]
+            terms |= {t for i in range(0, len(span) - 1, 2) for t, _, _ in textlink.find_terms(span[i:i + 2])}
+    return terms
+
+
+def _terms_in(text: str) -> set[str]:
+    """The findings a text names, by the simulator's words and the text layer's (脐周阵发性隐痛 is 腹痛)."""
+    return {t for t, _, _ in textlink.find_terms(text)} | {f.term for f in textlink.findings(text)}
+
+
 def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
     """The clauses told for a question naming the findings ``asked``: a clause listing several findings (出现低热、乏力、痰中带血丝，
     7～8口/天) asked about one of them keeps the part asked (and the detail after it only when
@@ -1785,7 +1990,7 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
     names no finding of the clause's, so an open question still hears the whole."""
     if not asked or not clauses:
         return clauses
-    any_hit = any({t for t, _, _ in textlink.find_terms(c)} & asked for c in clauses)
+    any_hit = any(_terms_in(c) & asked for c in clauses)
     out: list[str] = []
     drop_detail = False
     for clause in clauses:
@@ -1793,12 +1998,20 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
             continue
         drop_detail = False
         parts = _list_parts(clause)
-        named = [{t for t, _, _ in textlink.find_terms(p)} for p in parts]
-        # 无明显胸闷、胸痛: the denial opening the list holds for every part, so it is told whole
-        if len(parts) < 2 or sum(1 for n in named if n) < 2 or _DENIAL.match(clause):
+        named = [_terms_in(p) for p in parts]
+        if len(parts) < 2 or sum(1 for n in named if n) < 2:
             out.append(clause)
             continue
         kept = [p for p, n in zip(parts, named, strict=True) if n & asked]
+        denial = _DENIAL.match(clause)
+        if denial:
+            # 无咳嗽、腹泻、尿频尿痛 asked 尿频尿痛: the denial opening the list holds for every part, so the
+            # parts asked are told with it (无尿频尿痛), the rest left out
+            if kept and len(kept) < len(parts):
+                out.append("、".join([kept[0] if kept[0] == parts[0] else denial.group(0) + kept[0], *kept[1:]]))
+            elif kept or not any_hit:
+                out.append(clause)
+            continue
         if not kept:
             if any_hit:
                 drop_detail = True
@@ -1891,8 +2104,8 @@ _DEFAULT_CUES = {
 # a general stock line (吃饭还行) beside record content is said only when its own item is asked: 吃饭喝水呛不呛
 # and 吐的里头有没有吃的东西 name eating but do not ask about appetite
 _STOCK_ASKED = {
-    _GENERAL[0][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
-    _GENERAL[3][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
+    _GENERAL_BY_NAME["appetite"][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
+    _GENERAL_BY_NAME["sleep"][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
 }
 
 

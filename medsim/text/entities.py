@@ -220,6 +220,34 @@ def _adverb_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
     return out
 
 
+# how a pain is written between its site and 痛 (脐周阵发性隐痛, 右上腹持续性胀痛, 胸背部像撕裂一样剧痛)
+_PAIN_QUALITY = re.compile(r"(?:(?:持续性|阵发性|间断性|间歇性|发作性|反复)(?:加剧的?|加重的?)?)?"
+                           r"(?:像[\u4e00-\u9fa5]{1,4}(?:一样|似的))?"
+                           r"(?:隐|胀|绞|刺|钝|闷|酸|坠|灼|剧|烧灼样|针刺样|刀割样|撕裂样|压榨样|压榨性|搏动性|剧烈|轻微)?"
+                           r"(?=疼痛|痛|疼)")
+
+
+def _qualified_pain(norm: Normalized, lex: Lexicon) -> list[Entity]:
+    """A site's pain with its kind written in between (脐周阵发性隐痛 is a 腹痛), or said with 疼 (右上腹疼):
+    the site and 痛 are the term."""
+    out = []
+    text = norm.text
+    for m in _PAIN_QUALITY.finditer(text):
+        if m.end() == m.start() and not text.startswith("疼", m.end()):
+            continue  # 脐周痛 itself is a lexicon term; 右上腹疼 is said for it
+        end = m.end() + (2 if text.startswith("疼痛", m.end()) else 1)
+        for n in (4, 3, 2):
+            start = m.start() - n
+            site = text[max(0, start):m.start()]
+            if start < 0 or not all("\u4e00" <= c <= "\u9fa5" for c in site):
+                continue
+            hit = _lookup(lex, site + "痛") or (_lookup(lex, site[:-1] + "痛") if site.endswith("部") else None)
+            if hit and "symptom" in hit[1]:
+                out.append(_entity(norm, start, end, "symptom", hit[0]))
+                break
+    return out
+
+
 # a direction written inside a term (口角向右歪斜, 眼球偏向右侧凝视): the term is the words on both sides
 SIDE_INSIDE = re.compile(r"(?<=[\u4e00-\u9fa5])(?:偏)?向([左右])(?:侧)?(?=[\u4e00-\u9fa5])")
 _SIDE_TYPES = ("symptom", "disease", "sign")
@@ -473,6 +501,7 @@ def entities_from(norm: Normalized, tokens: list[Token]) -> list[Entity]:
                 out.append(m)
     out.extend(_demographics(norm))
     out.extend(_adverb_pain(norm, lex))
+    out.extend(_qualified_pain(norm, lex))
     out.extend(_side_inside(norm, lex))
     out.sort(key=lambda e: (e.nstart, -(e.nend - e.nstart)))
     # a measurement swallows the exam term that labels it (WBC 5.0×10^9/L is one lab value)

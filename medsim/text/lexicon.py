@@ -74,6 +74,8 @@ class Lexicon:
     historical_markers: list[str] = field(default_factory=list)
     narrator_markers: list[str] = field(default_factory=list)
     broader: dict[str, set[str]] = field(default_factory=dict)  # canonical -> its direct parents
+    # canonical procedure -> the conditions it is done for alone (心脏支架 → 冠心病): procedure_conditions.txt
+    procedure_conditions: dict[str, set[str]] = field(default_factory=dict)
     # one-character symptom verbs (烧 → 发热): read alone or right after a negation only
     symptom_verbs: dict[str, str] = field(default_factory=dict)
     # each typed file's lines as written, (head, other names), in file order: for callers that
@@ -166,6 +168,10 @@ class Lexicon:
                     seen.add(parent)
                     todo.append(parent)
         return False
+
+    def conditions_of(self, procedure: str) -> set[str]:
+        """The conditions a procedure tells (放过心脏支架 → 冠心病): it is done for nothing else."""
+        return set(self.procedure_conditions.get(self.canonical(procedure) or procedure, ()))
 
     def related(self, a: str, b: str) -> bool:
         """Same term, or one a kind of the other (疝气 → 腹股沟疝 relates to 嵌顿性腹股沟斜疝)."""
@@ -292,6 +298,13 @@ def _load_cues(lex: Lexicon, folder: Path) -> None:
             if broad.strip():
                 key = lex.canonical(narrow.strip()) or narrow.strip()
                 lex.broader.setdefault(key, set()).add(lex.canonical(broad.strip()) or broad.strip())
+    path = folder / "procedure_conditions.txt"
+    if path.exists():
+        for line in _data_lines(path):
+            procedure, _, condition = (x.strip() for x in line.partition("\t"))
+            if condition:
+                key = lex.canonical(procedure) or procedure
+                lex.procedure_conditions.setdefault(key, set()).add(lex.canonical(condition) or condition)
 
 
 _lock = threading.Lock()

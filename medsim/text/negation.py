@@ -40,7 +40,8 @@ _POST_GAP = re.compile(r"^[、和及与或并\s：]*(?:检查|结果|均|亦|也
                        r"|的?(?:表现|症状|情况|现象))*[\s：]*$")
 # a negation before a finding reaches the findings listed after it (无发热、咳嗽; 没有鼻塞流鼻涕), not a
 # finding that a new predicate, a time or a contrast introduces (没发烧就是咳嗽, 白天没烧晚上37.5)
-_LIST_GAP = re.compile(r"^(?:[、和及与或并也都亦等“”\"'（）()《》\s：]|或者|或是|以及|病?史)*$")
+# (a bracket that names the finding before it, 未发生过完全尿不出（急性尿潴留）, is the same finding's)
+_LIST_GAP = re.compile(r"^(?:[、和及与或并也都亦等“”\"'（）()《》\s：]|[（(](?:即|急性|慢性|亚急性)|或者|或是|以及|病?史)*$")
 _SCOPE_BREAK = re.compile(
     r"就是|就|只是|只有|光是|才|又|还|然后|后来|之后|以后|以前|之前|时候|时|现在|今天|昨天|前天|晚上|白天|早上|"
     r"中午|下午|上午|夜里|夜间|偶尔|经常|有时|总是|老是|一直|但|可是|不过|而且|所以|因为|因此|引起|导致"
