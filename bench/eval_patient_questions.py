@@ -12,7 +12,7 @@
     python bench/eval_patient_questions.py --agreement     # sample E: the two annotators against each other, and medsim against each
     python bench/eval_patient_questions.py --sample f1     # spent (measured once, 0.750): now training data (topics7)
     python bench/eval_patient_questions.py --sample g1     # spent (run twice: 0.787, 0.793): now training data (topics8)
-    python bench/eval_patient_questions.py --sample h1     # spent (run three times: 0.753, 0.777, 0.777): now training data
+    python bench/eval_patient_questions.py --sample h1     # spent (run three times: 0.753, 0.777, 0.777): now training data (topics9)
     python bench/eval_patient_questions.py --sample i1     # sample I (pool[3050:3350], a new annotator): the lead's held-out sample
 
 Data: IMCS-21 (Chen et al., Bioinformatics 2022; csmust/imcs21, task DAC, dac_test.txt), real
@@ -32,10 +32,11 @@ leave-one-annotator-out fold whose misses were not read for rule tuning (its hel
 ``bench/train_topic_model.py --cv`` is the one that predicts a new annotator). G (pool[2450:2750],
 labels_g1.yaml, a new annotator) was the lead's held-out sample and had two runs (strict 0.787
 before topics7, 0.793 after): it is spent and from topics8 is training data of the topic model and
-read for rule tuning like A-F. H (pool[2750:3050], labels_h1.yaml, a new annotator) had three runs
-(strict 0.753, 0.777, 0.777) and is spent: training data from topics9. I (pool[3050:3350],
+read for rule tuning like A-F. H (pool[2750:3050], labels_h1.yaml, a new annotator) was the lead's
+held-out sample and had three runs (strict 0.753, 0.777, 0.777): it is spent and from topics9 is
+training data of the topic model and read for rule tuning like A-G. I (pool[3050:3350],
 labels_i1.yaml, a new annotator, stop 24) is the lead's held-out sample: its misses are not printed,
-and its requests are left out of ``--acts`` by their place in the pool.
+and ``--acts`` leaves out every request after H in the pool (pool[3050:]), I included.
 
 Measures:
 - strict: the topics heard are exactly the labelled set (every topic asked is hit, nothing extra);
@@ -46,9 +47,9 @@ Measures:
   at least one topic heard belongs to the act's family (symptom, examination/treatment, basic
   information, etiology); a request with no topic heard counts as a miss. The three advice acts
   (Drug_Recommendation, Medical_Advice, Precautions) ask the patient nothing and are left out.
-  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); H's
-  requests are always left out (by their place in the shuffled pool: no label file of H is read).
-  D, E, F and G are in since they are spent (so ``--acts`` counts trained-on requests).
+  ``--with-b`` is kept for the earlier figures (B and C are spent, both now trained on); the
+  requests after H in the pool (pool[3050:]) are always left out, where a new held-out sample would
+  be drawn. D-H are in since they are spent (so ``--acts`` counts trained-on requests).
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ NOT_HISTORY = frozenset({"greeting", "ending"})
 SAMPLES = ("a", "b", "c", "t1", "t2", "t3", "d", "e1", "e2", "f1", "g1", "h1", "i1")
 # never tuned on: their misses are not printed (B-H are spent: training data now; I is the lead's held-out sample)
 UNTOUCHED = ("i1",)
+# the pool after H, where held-out samples are drawn (I, and any later one): never counted by --acts
+UNDRAWN_FROM = 3050
 # where each sample sits in the pool shuffled with seed 20261201 (sample.py, sample_d.py)
 POOL_SLICES = {"a": (0, 300), "b": (300, 450), "c": (450, 700), "t1": (700, 1000), "t2": (1000, 1300),
                "t3": (1300, 1600), "d": (1600, 1850), "e1": (1850, 2150), "e2": (1850, 2150),
@@ -146,9 +149,9 @@ def score(items: list[dict], rules_only: bool = False) -> dict:
 
 
 def acts(with_b: bool, rules_only: bool = False) -> None:
-    # the untouched samples' requests stay out while tuning (B unless --with-b; I always)
+    # requests a held-out sample may be drawn from stay out while tuning (B unless --with-b; after H always)
     rows = pool()
-    skip_slices = [POOL_SLICES["i1"]] + ([] if with_b else [POOL_SLICES["b"]])
+    skip_slices = [(UNDRAWN_FROM, len(rows))] + ([] if with_b else [POOL_SLICES["b"]])
     rows = [(q, act) for k, (q, act) in enumerate(rows)
             if act in ACT_FAMILIES and not any(lo <= k < hi for lo, hi in skip_slices)]
     classify_fn = classify_rules if rules_only else classify
@@ -163,7 +166,7 @@ def acts(with_b: bool, rules_only: bool = False) -> None:
     total = sum(c["n"] for c in by_act.values())
     ok = sum(c["ok"] for c in by_act.values())
     print(f"dialogue acts: {ok}/{total} = {ok / total:.3f} consistent  ({empty} with no topic heard)"
-          f"{'  [I left out]' if with_b else '  [samples B, I left out]'}")
+          f"{'  [pool after H left out]' if with_b else '  [sample B, pool after H left out]'}")
     for act, c in sorted(by_act.items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {act:45} {c['ok']:5}/{c['n']:<5} {c['ok'] / c['n']:.3f}")
 

@@ -91,7 +91,7 @@ _CUES: dict[str, tuple[str, ...]] = {
     ),
     "onset": (
         r"什么时候(?!.*(加重|厉害|缓解|好))", r"哪天", r"几点", r"突然.{0,8}(还是|慢慢)", r"慢慢出现",
-        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)", r"是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天)\S{0,4}的?(吗|吧|呢|[？?]|$)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
+        r"起病", r"发病时间", r"(才|刚)(出现|开始|有)的(?!时候)", r"是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天|今晚|昨晚|今早|昨早)\S{0,4}的?(吗|吧|呢|[？?]|$)",  r"(今天|昨天|前天|早上|早晨|晚上|夜里|上午|下午|刚才).{0,4}开始", r"开始的(吗|？|$)",
         # when it began, set against birth, a day of life or another event: 从出生就这样吗, 出生后一直这样吗,
         # 第几天出现黄染的, 最近出现的吗, 是烧退后出的皮疹还是发热同时出的
         r"(从|自)(出生|生下来)\S{0,3}(就|开始|一直)|(出生|生下来)(后|以后|之后)?\S{0,2}(就|一直)(这样|有)|第几天\S{0,2}(出现|开始|有)",
@@ -138,6 +138,10 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"有(没有)?加重|加重(了)?(吗|没有)", r"完全好|好利索|复发|又(开始|烧|发烧|咳|吐|拉|犯)|再次", r"每次都", r"多久没",
         r"(减轻|好转|好点|好些|好了|缓解|降下来|退下来|退了|稳定)(了)?(吗|没有|么|吧|呢)",
         r"(严重|厉害|重)(一点|一些|些|点)(了)?(吗|没有)?", r"一阵好一阵", r"(降|退|消|恢复)(至|到)?正常",
+        # whether it has come down (体温高峰有没有下来一点), how the recovery goes (肺炎恢复情况怎样), how a
+        # named complaint is now (现在流鼻涕怎么样): the course
+        r"(有没有|是否|有无)\S{0,2}((降|退)?(下来|下去)|(降|退)了?(一点|一些)|降低)", r"恢复(的)?(情况|得)\S{0,2}(怎么样|怎样|如何)",
+        r"(现在|目前|这两天|这几天)\S{0,6}Ｓ(的情况)?(怎么样|怎样|如何)",
         # set against an earlier time (比之前多了 / 跟刚开始比), or how it is going now (咳嗽怎么样了)
         r"(比|和|跟|较|同)(之前|以前|刚开始|开始|前几天|前两天|昨天|原来|当初|发病)", r"改善(了|吗|没有|呢|[？?])|(有没有|有|是否)\S{0,2}改善", r"加重(了|啦)(吗|吧|呢|没有|[？?。]|$)|又\S{0,2}加重",
         r"(孩子|宝宝|宝贝|小孩|孩|病情|症状|情况|Ｓ)(现在|目前|这两天|这几天|最近)?(怎么样|怎样|如何)了",
@@ -155,7 +159,7 @@ _CUES: dict[str, tuple[str, ...]] = {
         r"(用|吃)过.{0,5}药", r"效果如何", r"诊所", r"看过病", r"发病后.{0,6}药", r"这次.{0,6}(用|吃)过.{0,2}药",
         r"效果怎么样", r"(有没有|有|没有?)效果", r"(就诊|就医|看病)过", r"去.{0,3}医院",
         # care for this illness: what a doctor said or gave, medicines taken or given for it
-        r"诊断", r"医生.{0,4}(说|讲|怎么看|看了|开|给|判断|考虑)", r"看(过|了)?.{0,3}医生", r"开(了|过|的)?.{0,6}药",
+        r"诊断", r"医生.{0,4}(说|讲|怎么看|看了|开|给|判断|考虑)", r"考虑(的|是)?\S{0,2}(什么|啥|哪种|哪个)(病|情况|原因|问题|炎)?", r"看(过|了)?.{0,3}医生", r"开(了|过|的)?.{0,6}药",
         r"开(了|过)(吗|没有)", r"输液|打针|吊瓶|点滴|挂水|挂针|雾化|吸氧|消炎针|退烧针|抗生素|消炎药|退烧药|止咳药|退热药|退热贴",
         r"(吃|服|用|喂|喝|打|上|抹|涂|擦|点)(了|过|的|着)?\S{0,6}(药|Ｄ)", r"(药|Ｄ)\S{0,6}(吃|用|服|喂|打|抹|涂)(了|过)",
         r"药物|用药|吃药|口服|服用", r"(止咳|退烧|退热|消炎|止泻|止吐|抗过敏|化痰|止痛)(的|药|针|糖浆|贴)", r"给\S{0,4}(吃|喂|用)了",
@@ -413,7 +417,7 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_ASPECT_BLOCK = re.compile(r"影响|是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天)|主要是|勤|Ｓ\S{0,3}重(吗|不|吧|么|[？?]|$)|什么时候|多久|几天|哪里|什么样|怎么个|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
+_ASPECT_BLOCK = re.compile(r"影响|是\S{0,2}(刚开始|刚刚|前天|昨天|今天|大前天|今晚|昨晚|今早|昨早)|主要是|勤|Ｓ\S{0,3}重(吗|不|吧|么|[？?]|$)|什么时候|多久|几天|哪里|什么样|怎么个|怎么样|怎样|如何|厉害|严重|窜|放射|加重|缓解|咳了|性质|部位|之前|[疼痛]得(睡|影响|不能|没法)|还是|"
                            r"频繁|次数|几次|多吗|多不多|减轻|好转|好了|好点|完全|原因|引起|的时候|复发|降|退|以前|小时候?|从小|得过|患过")
 # a named symptom in these is not asked as this illness's symptom: the past (得过, 小时候), what came
 # before it (出现Ｓ之前), a contact's illness (家里大人有没有感冒), a test (检查有没有红肿)
@@ -425,7 +429,7 @@ _HARD_BLOCK = re.compile(r"得过|患过|以前|小时候?|从小|Ｓ+\S{0,2}之
 _PREDICATED = re.compile(r"Ｓ是(?!不是|否|[吗呢吧])[^Ｓ，。？?]{1,8}?的?(吗|呢|吧|还是)")
 _TIME_WORD = re.compile(r"治|药|医|查|开始|时候|什么时|几|多久|以前|之前|以后|之后|[天周月年]|今|昨|早|晚|夜|白天|最近|现在|一直|第一次")
 # the yes/no word attaches to a change, not to the symptom: 咳嗽是否有好转 / 有没有减轻 ask the course
-_ASPECT_ASKED = re.compile(r"(有没有|是否|有无)有?\S{0,2}(好转|减轻|加重|缓解|改善|减少|增多|变化|好[点些]|严重|厉害)")
+_ASPECT_ASKED = re.compile(r"(有没有|是否|有无)有?\S{0,2}(好转|减轻|加重|缓解|改善|减少|增多|变化|好[点些]|严重|厉害|(降|退)?(下来|下去)|(降|退)了?(一点|一些)|降低)")
 _YESNO = re.compile(r"吗|么|呢|吧|有没有|是否|有无|会不会|没有|伴|不\S?[？?]|不$|了没")
 
 
@@ -613,6 +617,9 @@ def _carry(topics: list[str], previous: list[str], sentence: str = "") -> list[s
         return habits  # 喝酒不？一次喝多少？: the amount of the habit just asked
     if habits and topics and set(topics) <= {"duration", "onset", "course", "smoking", "drinking"}:
         return list(dict.fromkeys([t for t in topics if t in habits] or habits))  # 抽烟吗？抽多少年了，一天几包？
+    if topics == ["age"] and set(previous) & {"associated", "character", "site", "severity"} \
+            and re.fullmatch(r"(有)?多大(呢|啊)?[？?。]?", sentence):
+        return ["site"]  # 痒吗？多大: the size of the sign just asked, not the age
     if "radiation" in previous and topics == ["site"]:
         return ["radiation"]  # 往别处窜不？胳膊后背啥的？
     if previous and set(previous) & {"menstrual", "obstetric"} and topics and set(topics) <= {"onset", "duration", "course"}:
@@ -760,9 +767,21 @@ def _classify_sentence(folded: str, chronic: bool = False, alone: bool = True) -
         asked_symptoms = [x for x in asked_symptoms if x not in ("体重下降", "纳差", "失眠", "夜尿增多")]
         if not asked_symptoms and not _OPEN_OTHER.search(masked):
             topics.discard("associated")  # 有没有其他不舒服，吃饭怎么样: the open question is still asked
-    if _SIGN_ASKED.search(masked) and not topics & {"allergies", "family_history", "tests", "treatment", "triggers"}:
-        topics.discard("general")
-        topics.add("associated")  # 放屁多吗 / 呼吸平稳吗 / 大便时候哭闹吗: a sign of the illness, asked yes/no
+    if (_SIGN_ASKED.search(masked) or _AT_FUNCTION.search(folded)) \
+            and not topics & {"allergies", "family_history", "tests", "treatment", "triggers"}:
+        if not any(_compiled()["general"].search(c) and not _AT_FUNCTION.search(f) and not _SIGN_ASKED.search(c)
+                   for c, f in _clause_pairs(masked, folded)):
+            topics.discard("general")
+        topics.add("associated")  # 呼吸平稳吗 / 大便时候哭闹吗 / 吃奶的时候有呛奶吗: a sign of the illness, asked yes/no
+    if _MUCH_SIGN.search(folded) and not topics & {"tests", "treatment", "family_history"}:
+        topics -= {"severity", "general"}
+        topics.add("associated")  # 放屁多吗 / 打嗝多吗: much of it is the sign, not how bad another one is
+    elif re.search(r"排气|(放屁|排气)\S{0,2}正常", folded) and "associated" in topics and not topics & {"tests", "treatment"} \
+            and not any("Ｓ" in c and not re.search(r"排气|放屁", f) for c, f in _clause_pairs(masked, folded)):
+        topics.discard("associated")
+        topics.add("general")  # 每天有排气吗 / 放屁正常吗: the bowels' everyday function, the general question
+    if "associated" in topics and not asked_symptoms and (_AT_FUNCTION.search(folded) or _MUCH_SIGN.search(folded)):
+        asked_symptoms = list(symptoms)  # 吃奶的时候有呛奶吗 / 打嗝多吗: the sign named is the one asked
     if "associated" not in topics:
         asked_symptoms = []  # 用什么药会起疹子: the rash belongs to the allergy question
     return Parsed(topics=sorted(topics), symptoms=_dedupe(asked_symptoms), conditions=conditions)
@@ -787,6 +806,18 @@ _SUPPLEMENT = re.compile(r"维生素\s?a?d|维d|伊可新|鱼肝油|补(充)?(�
 # (大便, 睡觉) would read as the general question: wind, breathing, crying at stool or in sleep
 _SIGN_ASKED = re.compile(r"放屁(?!\S{0,2}正常)|打嗝|(站|抬|举|坐|走|爬)(得|不)(起来|动)|拿(得|不)住|呼吸\S{0,4}(正常|平稳|急促|费力|困难|快)|正常呼吸|"
                          r"(大便|排便|拉|睡觉|睡着|吃奶|吃饭|喂奶)\S{0,2}(时候|时|的时候)\S{0,4}(哭|闹|疼|出汗|憋)|哭醒")
+
+
+def _clause_pairs(masked: str, folded: str) -> list[tuple[str, str]]:
+    """Each clause of a sentence masked and as said (masking keeps the commas where they are)."""
+    return list(zip(re.split(r"[，,；;]", masked), re.split(r"[，,；;]", folded), strict=False))
+
+
+# signs whose amount is the sign itself (放屁多, 打嗝多): asked 多吗, they are asked yes/no
+_MUCH_SIGN = re.compile(r"(放屁|排气|打嗝|嗳气)\S{0,3}(多|频繁)")
+# a sign that comes at a feed, at stool or at passing urine (吃奶的时候有呛奶吗, 大便哭闹吗, 小便疼吗):
+# the illness's sign, asked yes/no, not the feeding or the bowels themselves
+_AT_FUNCTION = re.compile(r"(吃奶|喂奶|吃饭|喝奶|大便|排便|小便|排尿)[^，,。？?；;]{0,2}(的时候|时候|时)?[^，,。？?；;]{0,3}(呛|哭|闹|疼|痛)")
 
 
 def _general_items(clause: str) -> set[str]:
@@ -891,7 +922,10 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
     if "allergies" in topics:
         topics -= {"medications", "treatment", "triggers", "general", "associated"}
     if "family_history" in topics:
-        topics -= {"past_history", "course", "allergies"}
+        # 既往有没有喘息发作，家族中有没有过敏性体质的人: a clause of its own still asks the past
+        own_past = any(_compiled()["past_history"].search(c) and not _compiled()["family_history"].search(c)
+                       for c in re.split(r"[，,；;]", masked))
+        topics -= {"course", "allergies"} | (set() if own_past else {"past_history"})
         if _KIN_CLAUSE.search(masked):
             # 你妈或者姐妹怀孕的时候有没有血压高、抽风的: the relatives' illness, not the patient's
             topics -= {"associated", "obstetric"}
@@ -943,7 +977,7 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("severity")
     if "tests" in topics:
         topics -= {"past_history", "triggers"}
-        if not re.search(r"医生|药|Ｄ|治疗|输液|打针|雾化|看过|诊所|医院", masked):
+        if not re.search(r"医生|药|Ｄ|治疗|输液|打针|雾化|看过|诊所|医院|考虑|诊断", masked):
             topics.discard("treatment")
     if "triggers" in topics and re.search(r"关系|会.{0,2}加重", masked):
         topics -= {"general", "course"}
@@ -957,8 +991,14 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("course")
     if topics & {"smoking", "drinking", "occupation"}:
         topics.discard("duration")  # 抽烟多少年了: how long the habit, not the illness
-    if "age" in topics and re.search(r"(范围|面积|伤口|包|块).{0,3}多大", masked):
-        topics.discard("age")  # 范围有多大 asks the size, not the age
+    if "age" in topics and re.search(r"(范围|面积|伤口|包|块|疹子?|Ｓ|Ｂ|Ｃ|缺损|结节|囊肿|积液)\S{0,3}多大", masked):
+        topics.discard("age")  # 范围有多大 / 疹子多大 ask the size, not the age
+        # a defect or a nodule is measured by imaging (缺损多大: the echo's result); a rash's size is its extent
+        imaged = re.search(r"缺损|结节|囊肿|积液", folded)
+        topics -= {"past_history"} if imaged else set()
+        topics.add("tests" if imaged else "site")
+    if "course" in topics and re.search(r"Ｃ\S{0,3}恢复", masked) and not re.search(_PAST_MARK, masked):
+        topics.discard("past_history")  # 肺炎恢复得怎么样: how this illness is going, not an old one
     # 说一下用药情况: "情况" names another topic's subject; the complaint itself is not asked
     if ("chief_complaint" in topics and topics - {"chief_complaint", "greeting"}
             and not re.search(r"不舒服|难受|不得劲|不好|怎么(了|啦|回事)|症状|病|问题|原因|因为什么", masked)):
@@ -1088,7 +1128,49 @@ def _precedence(topics: set[str], masked: str, folded: str = "") -> set[str]:
         topics.discard("associated")
     if "past_history" in topics and all(re.search(past, c) for c in re.split(r"[，,；;]", masked) if "Ｓ" in c):
         topics.discard("associated")  # 以前有没有气喘 / 平时爱打喷嚏吗: not this illness
-    return topics
+    if _FEED_THEN.search(folded) and not topics & {"tests", "treatment", "allergies"}:
+        topics -= {"associated", "general", "course"}
+        topics.add("triggers")  # 进食就吐 / 吃完马上就吐吗: what brings it on
+    if "course" in topics and re.search(r"(药|Ｄ)\S{0,6}第一次|第一次\S{0,3}(吃|用|服|喂)\S{0,3}(药|Ｄ)", masked):
+        topics.discard("course")
+        topics.add("treatment")  # 这两种药是第一次吃吗: the medicine given for it, not the illness's course
+    if _WORSE_WHEN.search(masked) and not re.search(r"开始|加重的|影响", masked):
+        topics -= {"triggers", "severity", "associated", "onset"}
+        topics.add("course")  # 什么时候咳嗽厉害 / 是不是早上起来容易咳: its pattern over the day
+    if "tests" in topics and "treatment" in topics and _DOCTOR_EXAMINED.search(masked) \
+            and not re.search(r"药|Ｄ|诊断|说|讲|治疗|输液|打针|雾化|开|考虑|看(过|了)?\S{0,2}医生|医生\S{0,2}看", masked):
+        topics.discard("treatment")  # 医生给宝贝做过什么检查: the examinations, the doctor who did them
+    return _stool_look(topics, masked, folded)
+
+
+# a feed or a movement straight before it (进食就吐, 吃完马上就吐吗, 一活动就咳): what brings it on
+_FEED_THEN = re.compile(r"(吃|喝|喂|进食|吃奶|吃饭|活动|一动)[^，,。？?；;]{0,3}(马上|立刻|立即|即刻)?就[^，,。？?；;]{0,2}(吐|拉|咳|喘)")
+# a time of day the complaint is worse or comes (什么时候咳嗽厉害, 是不是早上起来容易咳, 晚上容易咳吗):
+# its pattern over the day, the course (no annotator reads a cause into it)
+_TIME_OF_DAY = r"(白天|晚上|夜里|夜间|早上|早晨|晨起|半夜|上午|下午|起床|起来)"
+_WORSE_WHEN = re.compile(rf"什么时候\S{{0,4}}(比较|更|最)?(厉害|严重|明显|重|多)|"
+                         rf"是不是\S{{0,4}}{_TIME_OF_DAY}\S{{0,8}}(重|厉害|严重|明显|容易|多)|"
+                         rf"{_TIME_OF_DAY}\S{{0,3}}(容易|更容易)\S{{0,2}}(Ｓ|咳|吐|烧|拉|喘)")
+# the doctor as the one who examined (医生给宝贝做过什么检查, 医生听诊了吗): the examination asked
+_DOCTOR_EXAMINED = re.compile(r"医生(给|帮)?[^，,。？?；;]{0,4}(做|查)(了|过)?[^，,。？?；;]{0,4}(什么|哪些)?(检查|化验)|医生[^，,。？?；;]{0,4}(听诊|查体)")
+# what a stool or a vomit holds or is like, named without the word 大便 (有没有粘液, 有无泡沫, 拉水吗,
+# 会很水吗, 有没有脓血便): asked, it is the complaint's character, not another symptom (every annotator)
+_STOOL_LOOK = re.compile(r"粘液|黏液|泡沫|奶瓣|脓血|稀水|浠水|水样|拉水|很水|蛋花")
+
+
+def _stool_look(topics: set[str], masked: str, folded: str) -> set[str]:
+    """A stool's look asked (有没有粘液 / 有无泡沫 / 大便什么性状？稀水？脓血便？) is its character; a
+    symptom, a general item or a change asked in a clause without that look (有没有发烧，大便有没有
+    粘液) is still asked."""
+    if not _STOOL_LOOK.search(folded) or "tests" in topics or re.search(r"除了|其他|别的|以前|之前|平时|平常", masked):
+        return topics
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^，,。？?；;！!]+", masked)]
+    other = [masked[a:b] for a, b in spans if not _STOOL_LOOK.search(folded[a:b])]
+    kept = {t for t in ("general", "course", "past_history")
+            if t in topics and any(_compiled()[t].search(c) for c in other)}
+    if "associated" in topics and any("Ｓ" in c and _YESNO.search(c) for c in other):
+        kept.add("associated")
+    return (topics - {"associated", "general", "course", "past_history"}) | kept | {"character"}
 
 
 def _nearest(folded: str) -> Parsed:

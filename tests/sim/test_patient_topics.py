@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from medsim.sim.topic_nn import BANK_PATH
-from medsim.sim.topics import TOPICS, classify
+from medsim.sim.topics import TOPICS, classify, classify_rules
 
 # The training bank ships with the package (medsim/sim/topic_examples.yaml: the lists already
 # absorbed into the rules, which the nearest-neighbour fallback also searches). Fresh held-out
@@ -303,3 +303,44 @@ def test_topics7_classes(question, topics):
 ])
 def test_topics8_classes(question, topics):
     assert classify(question).topics == topics, (question, classify(question))
+
+
+@pytest.mark.parametrize("question,topics", [
+    # what a stool holds or is like, named without the word 大便, is its character
+    ("大便里有没有黏液？", ["character"]),
+    ("拉的是水样的吗？", ["character"]),
+    # the time of day it is worse or comes is its pattern, the course (one time asked yes/no: severity)
+    ("宝宝什么时候咳得最厉害？", ["course"]),
+    ("是不是晚上睡下后容易咳？", ["course"]),
+    ("夜里咳嗽重吗？", ["severity"]),
+    # whether it has come down, how the recovery goes, how a named complaint is now: the course
+    ("热度有没有退下来？", ["course"]),
+    ("目前鼻塞怎么样？", ["course"]),
+    ("肺炎恢复得怎么样？", ["course"]),
+    # a clause of its own asks the past beside the family
+    ("以前有没有得过肺炎，家里有没有人哮喘？", ["past_history", "family_history"]),
+    # the doctor as the one who examined: the tests; a visit beside the examination stays asked
+    ("医生给孩子查过哪些化验？", ["tests"]),
+    ("看过医生吗，听诊过肺吗？", ["treatment", "tests"]),
+    # the diagnosis considered is this illness's care
+    ("当地医院考虑是什么病？", ["treatment"]),
+    # 多大 of a thing is its size (a rash's extent; a nodule's, by imaging), of the child the age
+    ("疹子有多大？", ["site"]),
+    ("结节多大？", ["tests"]),
+    ("孩子多大了？", ["age"]),
+    # the evening of a day it was found
+    ("是昨晚出现的吗？", ["onset"]),
+    # much wind is a sign; passing wind at all is the bowels' everyday function
+    ("放屁多不多？", ["associated"]),
+    ("今天有排气吗？", ["general"]),
+    # a sign at a feed or at passing urine is the illness's sign, not the feeding
+    ("喂奶的时候会呛吗？", ["associated"]),
+    ("小便的时候哭闹吗？", ["associated"]),
+    # a feed straight before it is what brings it on
+    ("喝完奶就吐吗？", ["triggers"]),
+    # a medicine's first time is the treatment, not the illness's course
+    ("这个药是第一次用吗？", ["treatment"]),
+])
+def test_topics9_classes(question, topics):
+    assert classify(question).topics == topics, (question, classify(question))
+    assert classify_rules(question).topics == topics, (question, classify_rules(question))
