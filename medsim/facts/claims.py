@@ -86,7 +86,7 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]\s?mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL"
+    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL|ppb"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
     # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
@@ -391,10 +391,20 @@ _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
 _BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]|\s*[A-Za-zμ%℃×/^*])")
 
 
+# a coma scale's total after its parts (GCS=E1V2M4=7分, GCS评分=E4V4～5M6=14～15分): the total is the value
+_SCALE_PARTS = re.compile(r"(?P<name>[A-Za-z\u4e00-\u9fa5]{2,12}?)\s*[=＝:：]?\s*[（(]?E\d+(?:[～~\-]\d+)?"
+                          r"V(?:\d+|T)(?:[～~\-]\d+)?M\d+(?:[～~\-]\d+)?[）)]?\s*[=＝]\s*(?P<v>\d+)")
+
+
 def _bare_unitless(text: str) -> list[tuple[str, float, int, int]]:
     """Unitless values under a name the analyte lexicon knows, which the text layer's label list
     may not (酸碱度, 国际标准化比值)."""
     out = []
+    for m in _SCALE_PARTS.finditer(text) if "M" in text else ():
+        found = analytes.analyte_in(m.group("name"), "")
+        if found and analytes.unitless(found[0]):
+            start = m.start("name") + found[2]
+            out.append((found[1] + " " + m.group("v"), float(m.group("v")), start, m.end()))
     for m in _BARE_NUMBER.finditer(text):
         name, name_start = _name_before(text, m.start())
         found = analytes.analyte_in(name, "") if name else None
@@ -541,11 +551,13 @@ _NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|
 _NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
 # the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
 # stopped (改用, 停用), not used (未用, 没吃过); a drug in an explanation has none of them
-_USE_BEFORE = re.compile(r"服|吃|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+                         # prescribed or given in lay words: 开过X, 开了X, 打了X, 输过X, 挂了X (a drip), 点了X (drops)
+                         r"开(?:了|过|的|药)|(?:打|输|挂|点|上|擦|抹)(?:了|过)|"
                          r"联用|联合|静滴|静推|静注|滴注|输注|泵入|肌注|治疗|化疗|方案|"
                          r"(?:未|没|没有|从未|在|已|曾|正|一直|长期|规律)(?:使)?用|用(?:了|过|着)")
 _USE_AFTER = re.compile(r"(?:\s*[+＋、和及与/]\s*[\u4e00-\u9fa5A-Za-z]{2,10}?)*\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid|静滴|静推|"
-                        r"静注|滴注|输注|泵入|治疗|抗感染|抗凝|降压|降糖|止痛|镇痛|解痉|护胃|抑酸|退热|无效|有效|后|维持|已停|"
+                        r"静注|滴注|输注|泵入|治疗|抗感染|抗凝|降压|降糖|止痛|镇痛|解痉|护胃|抑酸|退热|退烧|止泻|止吐|止咳|化痰|平喘|通便|无效|有效|后|维持|已停|"
                         r"停用|用了|吃了)", re.I)
 
 
@@ -620,6 +632,8 @@ _SEX = re.compile(
 )
 _AGE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|月|天|周)(?![前内来时起余后])"
+    # an age at a life event (50岁绝经, 13岁初潮, 25岁结婚, 40岁确诊糖尿病) is not the patient's age now
+    r"(?!\s*(?:绝经|停经|初潮|月经初潮|来月经|结婚|婚|生育|分娩|确诊|诊断|发病|起病|患病|患有?|开始|出现|行|曾))"
 )
 
 
@@ -831,6 +845,18 @@ def result_after(text: str, end: int) -> str | None:
     return _result_polarity(m) if m else None
 
 
+# a test's result written as a direction (甲状腺摄碘率明显升高, 眼压增高): the test was done, which the record
+# must show; only for tests that are neither an analyte (血沉增快 may stand for a recorded ESR value), a
+# panel (肝功能异常 for recorded ALT) nor an imaging study (read by ``exam_results``)
+_DIRECTION = re.compile(r"\s*(?:明显|显著|轻度|稍|略|均)?(?:升高|增高|降低|减低|下降|增快|减慢|延长|缩短|异常)")
+
+
+def _directed_result(text: str, surface: str, end: int) -> re.Match[str] | None:
+    if analytes.analyte_in(surface) or analytes.panel_groups(surface) or re.search(_MODALITY, surface):
+        return None
+    return _DIRECTION.match(text, end)
+
+
 def qualitative_results(text: str) -> list[Claim]:
     """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
     阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
@@ -844,6 +870,10 @@ def qualitative_results(text: str) -> list[Claim]:
     for norm, surface, start, end in named:
         m = _result_match(text, end)
         if not m:
+            m = _directed_result(text, surface, end)
+            if m:
+                out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity="present",
+                                 extra={"type": "exam_result", "name": surface}))
             continue
         polarity = _result_polarity(m)
         out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity=polarity,

@@ -1,0 +1,66 @@
+"""The classes of miss closed for issue 13.4 (branch facts9): clinical scales and bedside signs by
+abbreviation (GCS, 疼痛评分, CRT), antibodies and tests the lexicons lacked (TRAb, FeNO, 摄碘率), a
+finding the record writes with a degree word inside (精神较差), an age at a life event, a term inside
+a longer symptom (流感 in 鼻后滴流感), drugs given in lay words (喂了X, 开过X)."""
+
+from __future__ import annotations
+
+import pytest
+
+from medsim.facts import check
+from medsim.scenario.schema import Case, Demographics
+from medsim.scenario.schema import TestResult as Result
+
+
+@pytest.fixture
+def er() -> Case:
+    return Case(id="t-er9", source="synthetic", demographics=Demographics(sex="女", age=62),
+                hpi="患者2天前出现咳嗽，痰量增多，今日精神较差，食欲稍差。无鼻后滴流感。49岁绝经。",
+                medications="口服氨氯地平。",
+                physical_exam="神志嗜睡，GCS=E3V4M6=13分，疼痛评分 4分，毛细血管再充盈时间约2秒。",
+                tests=[Result(name="促甲状腺激素受体抗体", result="TRAb 8.4IU/L"),
+                       Result(name="呼出气一氧化氮", result="FeNO 36ppb")])
+
+
+@pytest.mark.parametrize("text", ["GCS 13分。", "GCS评分13分（E3V4M6）。", "疼痛评分4分。", "NRS 4分。",
+                                  "CRT约2秒。", "TRAb 8.4IU/L。", "促甲状腺激素受体抗体8.4IU/L。", "FeNO 36ppb。"])
+def test_a_scale_sign_or_antibody_by_any_name_matches_the_record(er, text):
+    report = check(er, text, key_facts=[])
+    assert report.problems() == [] and any(f.kind == "measurement" for f in report.findings)
+
+
+@pytest.mark.parametrize("text", ["GCS 10分。", "疼痛评分7分。", "CRT约4秒。", "TRAb 18.4IU/L。", "FeNO 63ppb。"])
+def test_a_changed_scale_sign_or_antibody_value_is_a_mismatch(er, text):
+    assert "value_mismatch" in check(er, text, key_facts=[]).statuses()
+
+
+def test_an_antibody_is_not_the_hormone_it_is_named_after(er):
+    # 促甲状腺激素受体抗体 begins with 促甲状腺激素 (TSH): the longer name wins
+    report = check(er, "促甲状腺激素受体抗体8.4IU/L", key_facts=[])
+    assert [f.key for f in report.findings] == ["trab"]
+
+
+@pytest.mark.parametrize("text", ["精神差。", "精神萎靡。", "食欲差。", "痰多。"])
+def test_a_finding_the_record_words_with_a_degree_word_inside_is_supported(er, text):
+    report = check(er, text, key_facts=[])
+    assert report.problems() == [] and report.findings
+
+
+def test_an_age_at_a_life_event_is_not_the_patients_age(er):
+    assert check(er, "49岁绝经。", key_facts=[]).problems() == []
+    assert "contradicted" in check(er, "患者49岁。", key_facts=[]).statuses()
+
+
+def test_a_short_term_inside_a_longer_symptom_is_not_read_alone(er):
+    report = check(er, "咳嗽，无鼻后滴流感。", key_facts=[])
+    assert report.problems() == [] and not any("流行性感冒" in f.key for f in report.findings)
+
+
+@pytest.mark.parametrize("text", ["家属给喂了布洛芬退烧。", "之前诊所开过阿奇霉素，吃了3天。", "在外院打过头孢曲松。"])
+def test_a_drug_given_in_lay_words_is_a_claim(er, text):
+    assert "unsupported" in check(er, text, key_facts=[]).statuses()
+
+
+def test_a_test_result_given_as_a_direction_needs_the_test_in_the_record(er):
+    assert "unsupported" in check(er, "甲状腺摄碘率明显升高。", key_facts=[]).statuses()
+    assert check(er, "血沉增快。", key_facts=[]).findings == []  # an analyte: values may stand for it
