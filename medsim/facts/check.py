@@ -531,7 +531,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
         return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
                         f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
-    if agreeing and c.polarity == "absent" and (kind := _present_kind(c, rec)) is not None:
+    if agreeing and c.polarity == "absent" and not any(rec.text[r.start:r.end] == c.text for r in agreeing) \
+            and (kind := _present_kind(c, rec)) is not None:
         # 无便血 against a record that denies only one form (无黏液脓血便) and gives another (便后滴鲜血)
         return _Verdict("contradicted", kind, f"病历记载有“{rec.text[kind.start:kind.end]}”",
                         f"the record reports {rec.text[kind.start:kind.end]}")

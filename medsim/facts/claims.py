@@ -637,6 +637,13 @@ _AGE = re.compile(
 )
 
 
+# an age after a life event (初潮13岁, 绝经年龄50岁) or before / after a relative (10岁女儿, 有1子（5岁）)
+_EVENT_AGE_BEFORE = re.compile(r"(?:初潮|绝经|结婚|婚龄|生育|分娩|停经)(?:年龄|时)?(?:于|为|是|在|：|:)?\s*$")
+_RELATIVES = r"(?:儿子|女儿|子女|孙子|孙女|外孙|弟弟|妹妹|哥哥|姐姐|丈夫|妻子|配偶|爱人|之子|之女|[长次幼]子|[长次幼]女)"
+_RELATIVE_AGE = re.compile(r"\s*(?:的)?" + _RELATIVES)
+_RELATIVE_BRACKET = re.compile(r"(?:" + _RELATIVES + r"|[一二两三四1-9]\s*[子女]|[子女]儿?)\s*[（(]\s*$")
+
+
 def _sentence_start_nl(text: str, pos: int) -> int:
     return max(text.rfind("。", 0, pos), text.rfind("\n", 0, pos), 0)
 
@@ -660,6 +667,8 @@ def demographics(text: str) -> list[Claim]:
             continue  # a threshold or a range (>65岁, 3–17岁), not the patient's age
         if textlayer.family_before(text, _sentence_start_nl(text, m.start()), m.start()):
             continue
+        if _EVENT_AGE_BEFORE.search(before) or _RELATIVE_AGE.match(text, m.end()) or _RELATIVE_BRACKET.search(before):
+            continue  # 初潮13岁, 与丈夫及10岁女儿同住, 有1子（5岁）: another person's age or an age at an event
         years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "月": 1 / 12, "天": 1 / 365,
                                        "周": 7 / 365}[unit]
         out.append(Claim("age", m.start(), m.end(), m.group(0), key="age", value=years, value_text=m.group("n"),

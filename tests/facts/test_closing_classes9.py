@@ -64,3 +64,28 @@ def test_a_drug_given_in_lay_words_is_a_claim(er, text):
 def test_a_test_result_given_as_a_direction_needs_the_test_in_the_record(er):
     assert "unsupported" in check(er, "甲状腺摄碘率明显升高。", key_facts=[]).statuses()
     assert check(er, "血沉增快。", key_facts=[]).findings == []  # an analyte: values may stand for it
+
+
+@pytest.fixture
+def clinic() -> Case:
+    return Case(id="t-clinic9", source="synthetic", demographics=Demographics(sex="女", age=41),
+                hpi="患者1周来每次大便后滴鲜血，无黏液脓血便。右侧面部麻木2天。",
+                past_history="否认既往面瘫史。", personal_history="已婚，与丈夫及12岁儿子同住。月经初潮14岁。",
+                diagnosis=["特发性面神经麻痹"])
+
+
+@pytest.mark.parametrize("text", ["月经初潮14岁。", "与丈夫和12岁儿子同住。", "育有1子（12岁）。"])
+def test_another_persons_age_or_an_age_at_an_event_is_no_age_claim(clinic, text):
+    assert not any(f.kind == "age" for f in check(clinic, text, key_facts=[]).findings)
+
+
+def test_the_patients_own_age_is_still_read(clinic):
+    assert "contradicted" in check(clinic, "女，14岁。", key_facts=[]).statuses()
+
+
+def test_a_denied_form_the_record_denies_in_the_same_words_is_supported(clinic):
+    # the record denies this form and gives another (便后滴鲜血): the narrower denial still holds
+    assert check(clinic, "无黏液脓血便。", key_facts=[]).problems() == []
+    assert check(clinic, "否认既往面瘫史。", key_facts=[]).problems() == []
+    # a bare 无便血 is denied by the recorded form
+    assert "contradicted" in check(clinic, "无便血。", key_facts=[]).statuses()
