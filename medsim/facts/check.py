@@ -805,7 +805,7 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             if _same_place(c, r):
                 return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = cands[0]
-    shown = rec.text[r.start:r.end + (3 if r.key != "肺" and r.extra.get("zone") else 0)]
+    shown = rec.text[r.start:r.end + (3 if r.key != "肺" and not r.key.endswith("偏向") and r.extra.get("zone") else 0)]
     if r.side == c.side:
         return _Verdict("contradicted", r, f"部位（肺叶/肺野/节段）与病历不符：病历为“{shown}”",
                         f"wrong lobe or zone: the record has {shown}")

@@ -340,11 +340,15 @@ _SIZE_NOISE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|mm|mL|ml|L)?|[×xX*～~\-–（
                          r"示|提示|显示|可见|见|为|达|最大")
 
 
+# the test that measured a size, before what it measured (超声测阑尾直径, CT测得血肿厚约): not the subject
+_MEASURED_BY = re.compile(r"(?:测得|测量|测出|测)(?=[\u4e00-\u9fa5]{2})")
+
+
 def _size_context(text: str, start: int, end: int) -> str:
     """What a size measures: its clause without numbers, units, sides and size words; the clause
     before too when this one names nothing (胆总管扩张，直径1.5cm)."""
     cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
-    context = _SIZE_NOISE.sub("", text[cs:ce])
+    context = _SIZE_NOISE.sub("", _MEASURED_BY.split(text[cs:start])[-1] + text[start:ce])
     for _ in range(2):  # 肝区肋弓下可触及一肿物，形状规则，大小约3cm×2cm: back to what has a name
         if len(context) >= 6 or cs <= 1 or text[cs - 1] in "。；\n":
             break
@@ -716,9 +720,20 @@ def laterality(text: str) -> list[Claim]:
         context = re.sub(r"[左右双]侧?", "", before + text[cs:m.start()])
         out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="以侧为重", side=m.group("side"),
                          extra={"context": context}))
+    for m in _SHIFT.finditer(text):
+        if any(c.start < m.end() and m.start() < c.end for c in out):
+            continue
+        extra = {"context": _side_context(text, m.start(), m.end())}
+        if m.group("zone"):
+            extra["zone"] = m.group("zone")  # 心界向左下扩大
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part") + "偏向",
+                         side=m.group("side"), extra=extra))
     lungs = [(c.start, c.end) for c in out if c.key == "肺"]
+    shifts = [(c.start, c.end) for c in out if c.key.endswith("偏向")]
     for rx in (_SIDE, _SIDE_AFTER):
         for m in rx.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e in shifts):
+                continue  # 气管右偏 is the trachea's direction, read above
             if text[m.end("side"):m.end("side") + 1] in ("右", "左"):
                 continue  # 左右 is not a side
             if text[m.start("side") - 1:m.start("side")] in ("左", "右"):
@@ -733,6 +748,12 @@ def laterality(text: str) -> list[Claim]:
             out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"),
                              side=_SIDE_WORD.get(side, side), extra=extra))
     return out
+
+
+# a midline structure pushed, or a border enlarged, toward a side (中线左移, 纵隔向右侧移位, 气管右偏, 心界向左下
+# 扩大): the side is a direction, compared only with the same structure's direction in the record
+_SHIFT = re.compile(r"(?P<part>中线结构|中线|纵隔|气管|心界|心浊音界|心尖搏动|悬雍垂|脊柱)(?:明显|稍|轻度|略)?(?:向|偏向|移向|偏)?"
+                    r"(?P<side>左|右)(?:侧)?(?P<zone>下|上)?(?:方)?(?:移位|偏移|移|偏斜|偏|扩大|扩|凸|侧凸|侧弯)")
 
 
 # --------------------------------------------------------------------------- durations

@@ -89,3 +89,28 @@ def test_a_denied_form_the_record_denies_in_the_same_words_is_supported(clinic):
     assert check(clinic, "否认既往面瘫史。", key_facts=[]).problems() == []
     # a bare 无便血 is denied by the recorded form
     assert "contradicted" in check(clinic, "无便血。", key_facts=[]).statuses()
+
+
+@pytest.fixture
+def imaging() -> Case:
+    return Case(id="t-imaging9", source="synthetic", demographics=Demographics(sex="男", age=66),
+                physical_exam="气管右偏。心界向左下扩大。",
+                tests=[Result(name="头颅CT", result="左侧颞部颅板下弧形高密度影，中线右移。"),
+                       Result(name="胸部X线", result="右侧胸腔积液，纵隔向左侧移位。"),
+                       Result(name="腹部超声", result="阑尾增粗，直径约1.2cm。")])
+
+
+@pytest.mark.parametrize("text", ["中线向右移位。", "纵隔左移。", "气管向右偏。", "心界向左扩大。", "心界向左下扩大。"])
+def test_a_shift_toward_the_recorded_side_is_supported(imaging, text):
+    report = check(imaging, text, key_facts=[])
+    assert report.problems() == [] and any(f.kind == "laterality" for f in report.findings)
+
+
+@pytest.mark.parametrize("text", ["中线左移。", "纵隔向右侧移位。", "气管左偏。", "心界向右下扩大。"])
+def test_a_shift_toward_the_other_side_is_contradicted(imaging, text):
+    assert "contradicted" in check(imaging, text, key_facts=[]).statuses()
+
+
+def test_a_size_named_after_the_test_that_measured_it_is_compared(imaging):
+    assert check(imaging, "超声测阑尾直径约1.2cm。", key_facts=[]).problems() == []
+    assert "value_mismatch" in check(imaging, "超声测阑尾直径约1.8cm。", key_facts=[]).statuses()
