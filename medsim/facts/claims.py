@@ -274,7 +274,40 @@ def measurements(text: str) -> list[Claim]:
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
+    out += _bare_vitals(text, out)
     return out + _unitless(text, out) + _sizes(text, out)
+
+
+# a vital sign written without its unit in a terse note (BP 128/76, HR 98, T 36.8, RR 18, SpO2 99): read in
+# the unit a vital is charted in, and only inside the range the sign can take (P2亢进 is a heart sound)
+_BARE_VITAL = re.compile(r"(?<![\d.\-–~～])(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+))?"
+                         r"(?![\d.]|\s*[A-Za-zμ%℃×/^*°度次级期型\-–~～至])")
+_VITAL_UNITS = {"bp": ("mmHg", 50, 260), "heart_rate": ("次/分", 20, 250), "resp_rate": ("次/分", 5, 80),
+                "temperature": ("℃", 34, 43), "spo2": ("%", 50, 100)}
+
+
+def _bare_vitals(text: str, taken: list[Claim]) -> list[Claim]:
+    out = []
+    for m in _BARE_VITAL.finditer(text):
+        if any(c.start <= m.start() < c.end for c in taken):
+            continue
+        i = m.start()
+        while i > 0 and text[i - 1] in " ：:":
+            i -= 1
+        name, name_start = _name_before(text, m.start())
+        found = analyte_of(name) if name and i - (name_start + len(name)) <= 0 else None
+        rule = _VITAL_UNITS.get(found[0]) if found else None
+        if not found or not rule or not name.endswith(found[1]) or bool(m.group("v2")) != (found[0] == "bp"):
+            continue
+        unit, low, high = rule
+        value = float(m.group("v"))
+        if not low <= value <= high:
+            continue
+        start = name_start + name.rfind(found[1])
+        out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=found[0], value=value,
+                         value_text=m.group("v"), value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
+                         extra={"name": found[1], "value_start": m.start("v"), "cmp": ""}))
+    return out
 
 
 # a length or a volume with a named subject (精索静脉内径0.36cm, 出血量40ml, 肝右肋缘下4cm); not a

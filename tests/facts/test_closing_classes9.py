@@ -114,3 +114,25 @@ def test_a_shift_toward_the_other_side_is_contradicted(imaging, text):
 def test_a_size_named_after_the_test_that_measured_it_is_compared(imaging):
     assert check(imaging, "超声测阑尾直径约1.2cm。", key_facts=[]).problems() == []
     assert "value_mismatch" in check(imaging, "超声测阑尾直径约1.8cm。", key_facts=[]).statuses()
+
+
+@pytest.fixture
+def vitals() -> Case:
+    return Case(id="t-vitals9", source="synthetic", demographics=Demographics(sex="男", age=30),
+                physical_exam="T 37.2℃，P 96次/分，R 20次/分，BP 132/84mmHg，SpO2 97%。心尖部P2亢进。")
+
+
+@pytest.mark.parametrize("text", ["BP 132/84，HR 96，T 37.2，RR 20，SpO2 97。", "生命体征：T37.2，P96，R20，BP132/84。"])
+def test_vitals_written_without_units_are_read_in_their_charted_units(vitals, text):
+    report = check(vitals, text, key_facts=[])
+    assert report.problems() == [] and sum(f.kind == "measurement" for f in report.findings) >= 4
+
+
+@pytest.mark.parametrize("text", ["BP 152/84。", "HR 116。", "T 38.2。", "SpO2 92。"])
+def test_a_changed_vital_without_its_unit_is_a_mismatch(vitals, text):
+    assert "value_mismatch" in check(vitals, text, key_facts=[]).statuses()
+
+
+@pytest.mark.parametrize("text", ["P2亢进。", "正常心率60-100次。", "T12椎体压缩。"])
+def test_a_number_outside_a_vitals_range_or_in_a_range_is_no_vital(vitals, text):
+    assert not any(f.kind == "measurement" for f in check(vitals, text, key_facts=[]).findings)
