@@ -31,6 +31,7 @@ from medsim.facts.claims import Claim, names_use, result_after
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
 from medsim.text import analytes, get_lexicon
+from medsim.text.patterns import degree_gapped
 from medsim.text.units import molar_mass, same_quantity, to_si
 
 Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
@@ -340,6 +341,18 @@ def _locate_gapped(term: str, text: str) -> tuple[int, int] | None:
 _CLAUSE_BREAK = re.compile(r"[，。；;,\n]")
 
 
+def _locate_degree(c: Claim, term: str, text: str) -> tuple[int, int] | None:
+    """Where the record writes the finding, or one of its lexicon names, with a degree word inside
+    (精神较差 for 精神差, 精神稍萎靡 for its alias 精神萎靡): the text layer reads terms whole."""
+    names = (term, *textlayer.aliases(c.key)) if term == c.key else (term,)
+    for name in dict.fromkeys(names):
+        pattern = degree_gapped(name)
+        m = pattern.search(text) if pattern else None
+        if m:
+            return m.start(), m.end()
+    return None
+
+
 def _clause_support(c: Claim, rec: ClaimIndex) -> tuple[int, int] | None:
     """A record stretch that reads like the claim's whole clause and has the claim's polarity."""
     clause = c.extra.get("clause_text")
@@ -478,7 +491,7 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in dict.fromkeys((c.key, c.text)):
-            span = _locate(term, rec.text) or _locate_gapped(term, rec.text)
+            span = _locate(term, rec.text) or _locate_gapped(term, rec.text) or _locate_degree(c, term, rec.text)
             if span and _inside_test_name(term, rec.text, span):
                 span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
@@ -518,7 +531,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         where = rec.text[max(0, r.start - 4):r.end] if r.side not in shown else shown
         return _Verdict("contradicted", r, f"侧别与病历不符：病历为“{where}”（{r.side}侧）",
                         f"wrong side: the record has it on the {_SIDE_EN.get(r.side, r.side)} ({where})")
-    if agreeing and c.polarity == "absent" and (kind := _present_kind(c, rec)) is not None:
+    if agreeing and c.polarity == "absent" and not any(rec.text[r.start:r.end] == c.text for r in agreeing) \
+            and (kind := _present_kind(c, rec)) is not None:
         # 无便血 against a record that denies only one form (无黏液脓血便) and gives another (便后滴鲜血)
         return _Verdict("contradicted", kind, f"病历记载有“{rec.text[kind.start:kind.end]}”",
                         f"the record reports {rec.text[kind.start:kind.end]}")
@@ -791,7 +805,7 @@ def _laterality(c: Claim, rec: ClaimIndex) -> _Verdict | None:
             if _same_place(c, r):
                 return _Verdict("supported", r, f"侧别一致：{c.text}", f"side matches: {c.text}")
         r = cands[0]
-    shown = rec.text[r.start:r.end + (3 if r.key != "肺" and r.extra.get("zone") else 0)]
+    shown = rec.text[r.start:r.end + (3 if r.key != "肺" and not r.key.endswith("偏向") and r.extra.get("zone") else 0)]
     if r.side == c.side:
         return _Verdict("contradicted", r, f"部位（肺叶/肺野/节段）与病历不符：病历为“{shown}”",
                         f"wrong lobe or zone: the record has {shown}")

@@ -86,7 +86,7 @@ _UNIT_ALTS = (
     r"×10\^(?:9|12)/L|[×xX*]10\^?\*?(?:9|12)/L|10\*(?:9|12)/L"
     r"|[μu]\s?mol/L|mmol/[Ll]|nmol/L|pmol/L"
     r"|[mμunp]?g/[dm]?[Ll]|[mk]?U/m?[Ll]|m?IU/m?[Ll]|U/L"
-    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL"
+    r"|mmHg|kPa|cmH2O|℃|次/分|mm/h|kg/m2|kg|g(?![A-Za-z/])|%|秒|s(?![A-Za-z])|fl|fL|ppb"
 )  # on normalized text: °C, ︒C, 39度 are ℃ and 次/min, bpm are 次/分 already (medsim.text.normalize)
 MEASURE = re.compile(
     # a minus sign not after a digit or a Latin letter is a negative value (BE -17mmol/L), not a range
@@ -274,7 +274,40 @@ def measurements(text: str) -> list[Claim]:
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
+    out += _bare_vitals(text, out)
     return out + _unitless(text, out) + _sizes(text, out)
+
+
+# a vital sign written without its unit in a terse note (BP 128/76, HR 98, T 36.8, RR 18, SpO2 99): read in
+# the unit a vital is charted in, and only inside the range the sign can take (P2亢进 is a heart sound)
+_BARE_VITAL = re.compile(r"(?<![\d.\-–~～])(?P<v>\d+(?:\.\d+)?)(?:\s*/\s*(?P<v2>\d+))?"
+                         r"(?![\d.]|\s*[A-Za-zμ%℃×/^*°度次级期型\-–~～至])")
+_VITAL_UNITS = {"bp": ("mmHg", 50, 260), "heart_rate": ("次/分", 20, 250), "resp_rate": ("次/分", 5, 80),
+                "temperature": ("℃", 34, 43), "spo2": ("%", 50, 100)}
+
+
+def _bare_vitals(text: str, taken: list[Claim]) -> list[Claim]:
+    out = []
+    for m in _BARE_VITAL.finditer(text):
+        if any(c.start <= m.start() < c.end for c in taken):
+            continue
+        i = m.start()
+        while i > 0 and text[i - 1] in " ：:":
+            i -= 1
+        name, name_start = _name_before(text, m.start())
+        found = analyte_of(name) if name and i - (name_start + len(name)) <= 0 else None
+        rule = _VITAL_UNITS.get(found[0]) if found else None
+        if not found or not rule or not name.endswith(found[1]) or bool(m.group("v2")) != (found[0] == "bp"):
+            continue
+        unit, low, high = rule
+        value = float(m.group("v"))
+        if not low <= value <= high:
+            continue
+        start = name_start + name.rfind(found[1])
+        out.append(Claim("measurement", start, m.end(), text[start:m.end()], key=found[0], value=value,
+                         value_text=m.group("v"), value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
+                         extra={"name": found[1], "value_start": m.start("v"), "cmp": ""}))
+    return out
 
 
 # a length or a volume with a named subject (精索静脉内径0.36cm, 出血量40ml, 肝右肋缘下4cm); not a
@@ -340,11 +373,15 @@ _SIZE_NOISE = re.compile(r"\d+(?:\.\d+)?\s*(?:cm|mm|mL|ml|L)?|[×xX*～~\-–（
                          r"示|提示|显示|可见|见|为|达|最大")
 
 
+# the test that measured a size, before what it measured (超声测阑尾直径, CT测得血肿厚约): not the subject
+_MEASURED_BY = re.compile(r"(?:测得|测量|测出|测)(?=[\u4e00-\u9fa5]{2})")
+
+
 def _size_context(text: str, start: int, end: int) -> str:
     """What a size measures: its clause without numbers, units, sides and size words; the clause
     before too when this one names nothing (胆总管扩张，直径1.5cm)."""
     cs, ce = textlayer.clause_start(text, start), textlayer.clause_end(text, end)
-    context = _SIZE_NOISE.sub("", text[cs:ce])
+    context = _SIZE_NOISE.sub("", _MEASURED_BY.split(text[cs:start])[-1] + text[start:ce])
     for _ in range(2):  # 肝区肋弓下可触及一肿物，形状规则，大小约3cm×2cm: back to what has a name
         if len(context) >= 6 or cs <= 1 or text[cs - 1] in "。；\n":
             break
@@ -391,10 +428,20 @@ _LAST_NUMBER = re.compile(r"\d+(?:\.\d+)?(?!.*\d)")
 _BARE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]|\s*[A-Za-zμ%℃×/^*])")
 
 
+# a coma scale's total after its parts (GCS=E1V2M4=7分, GCS评分=E4V4～5M6=14～15分): the total is the value
+_SCALE_PARTS = re.compile(r"(?P<name>[A-Za-z\u4e00-\u9fa5]{2,12}?)\s*[=＝:：]?\s*[（(]?E\d+(?:[～~\-]\d+)?"
+                          r"V(?:\d+|T)(?:[～~\-]\d+)?M\d+(?:[～~\-]\d+)?[）)]?\s*[=＝]\s*(?P<v>\d+)")
+
+
 def _bare_unitless(text: str) -> list[tuple[str, float, int, int]]:
     """Unitless values under a name the analyte lexicon knows, which the text layer's label list
     may not (酸碱度, 国际标准化比值)."""
     out = []
+    for m in _SCALE_PARTS.finditer(text) if "M" in text else ():
+        found = analytes.analyte_in(m.group("name"), "")
+        if found and analytes.unitless(found[0]):
+            start = m.start("name") + found[2]
+            out.append((found[1] + " " + m.group("v"), float(m.group("v")), start, m.end()))
     for m in _BARE_NUMBER.finditer(text):
         name, name_start = _name_before(text, m.start())
         found = analytes.analyte_in(name, "") if name else None
@@ -541,11 +588,13 @@ _NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|
 _NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
 # the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
 # stopped (改用, 停用), not used (未用, 没吃过); a drug in an explanation has none of them
-_USE_BEFORE = re.compile(r"服|吃|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+                         # prescribed or given in lay words: 开过X, 开了X, 打了X, 输过X, 挂了X (a drip), 点了X (drops)
+                         r"开(?:了|过|的|药)|(?:打|输|挂|点|上|擦|抹)(?:了|过)|"
                          r"联用|联合|静滴|静推|静注|滴注|输注|泵入|肌注|治疗|化疗|方案|"
                          r"(?:未|没|没有|从未|在|已|曾|正|一直|长期|规律)(?:使)?用|用(?:了|过|着)")
 _USE_AFTER = re.compile(r"(?:\s*[+＋、和及与/]\s*[\u4e00-\u9fa5A-Za-z]{2,10}?)*\s*(?:口服|吸入|注射|皮下|肌注|含服|嚼服|外用|片|胶囊|缓释|控释|每日|每晚|每周|qd|bid|tid|静滴|静推|"
-                        r"静注|滴注|输注|泵入|治疗|抗感染|抗凝|降压|降糖|止痛|镇痛|解痉|护胃|抑酸|退热|无效|有效|后|维持|已停|"
+                        r"静注|滴注|输注|泵入|治疗|抗感染|抗凝|降压|降糖|止痛|镇痛|解痉|护胃|抑酸|退热|退烧|止泻|止吐|止咳|化痰|平喘|通便|无效|有效|后|维持|已停|"
                         r"停用|用了|吃了)", re.I)
 
 
@@ -620,7 +669,16 @@ _SEX = re.compile(
 )
 _AGE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>岁|y(?![a-z])|个月|月龄|月|天|周)(?![前内来时起余后])"
+    # an age at a life event (50岁绝经, 13岁初潮, 25岁结婚, 40岁确诊糖尿病) is not the patient's age now
+    r"(?!\s*(?:绝经|停经|初潮|月经初潮|来月经|结婚|婚|生育|分娩|确诊|诊断|发病|起病|患病|患有?|开始|出现|行|曾))"
 )
+
+
+# an age after a life event (初潮13岁, 绝经年龄50岁) or before / after a relative (10岁女儿, 有1子（5岁）)
+_EVENT_AGE_BEFORE = re.compile(r"(?:初潮|绝经|结婚|婚龄|生育|分娩|停经)(?:年龄|时)?(?:于|为|是|在|：|:)?\s*$")
+_RELATIVES = r"(?:儿子|女儿|子女|孙子|孙女|外孙|弟弟|妹妹|哥哥|姐姐|丈夫|妻子|配偶|爱人|之子|之女|[长次幼]子|[长次幼]女)"
+_RELATIVE_AGE = re.compile(r"\s*(?:的)?" + _RELATIVES)
+_RELATIVE_BRACKET = re.compile(r"(?:" + _RELATIVES + r"|[一二两三四1-9]\s*[子女]|[子女]儿?)\s*[（(]\s*$")
 
 
 def _sentence_start_nl(text: str, pos: int) -> int:
@@ -646,6 +704,8 @@ def demographics(text: str) -> list[Claim]:
             continue  # a threshold or a range (>65岁, 3–17岁), not the patient's age
         if textlayer.family_before(text, _sentence_start_nl(text, m.start()), m.start()):
             continue
+        if _EVENT_AGE_BEFORE.search(before) or _RELATIVE_AGE.match(text, m.end()) or _RELATIVE_BRACKET.search(before):
+            continue  # 初潮13岁, 与丈夫及10岁女儿同住, 有1子（5岁）: another person's age or an age at an event
         years = float(m.group("n")) * {"岁": 1, "个月": 1 / 12, "月龄": 1 / 12, "月": 1 / 12, "天": 1 / 365,
                                        "周": 7 / 365}[unit]
         out.append(Claim("age", m.start(), m.end(), m.group(0), key="age", value=years, value_text=m.group("n"),
@@ -693,9 +753,20 @@ def laterality(text: str) -> list[Claim]:
         context = re.sub(r"[左右双]侧?", "", before + text[cs:m.start()])
         out.append(Claim("laterality", m.start(), m.end(), m.group(0), key="以侧为重", side=m.group("side"),
                          extra={"context": context}))
+    for m in _SHIFT.finditer(text):
+        if any(c.start < m.end() and m.start() < c.end for c in out):
+            continue
+        extra = {"context": _side_context(text, m.start(), m.end())}
+        if m.group("zone"):
+            extra["zone"] = m.group("zone")  # 心界向左下扩大
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part") + "偏向",
+                         side=m.group("side"), extra=extra))
     lungs = [(c.start, c.end) for c in out if c.key == "肺"]
+    shifts = [(c.start, c.end) for c in out if c.key.endswith("偏向")]
     for rx in (_SIDE, _SIDE_AFTER):
         for m in rx.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e in shifts):
+                continue  # 气管右偏 is the trachea's direction, read above
             if text[m.end("side"):m.end("side") + 1] in ("右", "左"):
                 continue  # 左右 is not a side
             if text[m.start("side") - 1:m.start("side")] in ("左", "右"):
@@ -710,6 +781,12 @@ def laterality(text: str) -> list[Claim]:
             out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part"),
                              side=_SIDE_WORD.get(side, side), extra=extra))
     return out
+
+
+# a midline structure pushed, or a border enlarged, toward a side (中线左移, 纵隔向右侧移位, 气管右偏, 心界向左下
+# 扩大): the side is a direction, compared only with the same structure's direction in the record
+_SHIFT = re.compile(r"(?P<part>中线结构|中线|纵隔|气管|心界|心浊音界|心尖搏动|悬雍垂|脊柱)(?:明显|稍|轻度|略)?(?:向|偏向|移向|偏)?"
+                    r"(?P<side>左|右)(?:侧)?(?P<zone>下|上)?(?:方)?(?:移位|偏移|移|偏斜|偏|扩大|扩|凸|侧凸|侧弯)")
 
 
 # --------------------------------------------------------------------------- durations
@@ -831,6 +908,18 @@ def result_after(text: str, end: int) -> str | None:
     return _result_polarity(m) if m else None
 
 
+# a test's result written as a direction (甲状腺摄碘率明显升高, 眼压增高): the test was done, which the record
+# must show; only for tests that are neither an analyte (血沉增快 may stand for a recorded ESR value), a
+# panel (肝功能异常 for recorded ALT) nor an imaging study (read by ``exam_results``)
+_DIRECTION = re.compile(r"\s*(?:明显|显著|轻度|稍|略|均)?(?:升高|增高|降低|减低|下降|增快|减慢|延长|缩短|异常)")
+
+
+def _directed_result(text: str, surface: str, end: int) -> re.Match[str] | None:
+    if analytes.analyte_in(surface) or analytes.panel_groups(surface) or re.search(_MODALITY, surface):
+        return None
+    return _DIRECTION.match(text, end)
+
+
 def qualitative_results(text: str) -> list[Claim]:
     """A test with its qualitative result (Coombs试验阳性, 便潜血(+)): a result the record must hold.
     阳性 is a present finding, 阴性 an absent one, keyed by the test's canonical name."""
@@ -844,6 +933,10 @@ def qualitative_results(text: str) -> list[Claim]:
     for norm, surface, start, end in named:
         m = _result_match(text, end)
         if not m:
+            m = _directed_result(text, surface, end)
+            if m:
+                out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity="present",
+                                 extra={"type": "exam_result", "name": surface}))
             continue
         polarity = _result_polarity(m)
         out.append(Claim("finding", start, m.end(), text[start:m.end()], key=norm, polarity=polarity,

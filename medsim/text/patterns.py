@@ -9,6 +9,7 @@ and the segmenter only sees the gaps between them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _NUM = r"\d+(?:\.\d+)?"
 _RANGE = rf"{_NUM}(?:\s*[-~～至]\s*{_NUM})?"
@@ -83,3 +84,18 @@ def protected_spans(text: str) -> list[tuple[int, int, str]]:
 def first_number(text: str) -> float | None:
     m = _NUMBER_ONLY.search(text)
     return float(m.group(0)) if m else None
+
+
+# degree words a writer puts inside a finding's words without changing what it names: 精神较差 is 精神差,
+# 食欲稍差 is 食欲差, 精神明显萎靡 is 精神萎靡 (a negation is never one of them)
+_DEGREE_INSIDE = r"(?:比较|稍显|稍有|略有|明显|非常|十分|有些|有点|更加|较|稍|略|很|更|极|甚)"
+
+
+@lru_cache(maxsize=2048)
+def degree_gapped(term: str) -> re.Pattern[str] | None:
+    """A pattern for a Chinese term of 3+ characters with one degree word allowed between two of
+    its characters (精神差 → 精神较差); None for a shorter or a non-Chinese term."""
+    if len(term) < 3 or not all("\u4e00" <= ch <= "\u9fa5" for ch in term):
+        return None
+    splits = [re.escape(term[:i]) + _DEGREE_INSIDE + re.escape(term[i:]) for i in range(1, len(term))]
+    return re.compile("|".join(splits))

@@ -54,6 +54,7 @@ _add("%", "％")
 _add("s", "秒", "sec")
 _add("cm", "厘米")
 _add("mm", "毫米")
+_add("ppb")  # FeNO
 
 # mass, volume and units → the readable base of ``to_base`` and its factor
 _FACTORS: dict[str, tuple[str, float]] = {
