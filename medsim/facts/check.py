@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from rapidfuzz import fuzz
@@ -582,12 +583,18 @@ def _opposed(name: str, diagnosis: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1024)
+def _listed_names(diagnosis: str) -> frozenset[str]:
+    """A listed diagnosis and the diseases the text layer reads in it; per record, so cached."""
+    return frozenset({diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"})
+
+
 def _names_listed(c: Claim, diagnosis: str) -> bool:
     """The claim names the listed diagnosis, a kind of it or what it is a kind of: by the lexicon's
     terms and hierarchy, containment (肠梗阻 in 急性肠梗阻) or the characters in order (嵌顿疝 in
     嵌顿性腹股沟斜疝)."""
     lex = get_lexicon()
-    listed = {diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"}
+    listed = _listed_names(diagnosis)
     for name in {c.key, c.text}:
         if _opposed(name, diagnosis):
             return False  # 上消化道出血 is not 下消化道出血, whatever the shared words
@@ -1091,11 +1098,21 @@ def record_diagnoses(case_or_record: Case | str) -> list[str]:
     if isinstance(case_or_record, Case) and case_or_record.diagnosis:
         return [d for d in case_or_record.diagnosis if d.strip()]
     text = case_or_record.record_text if isinstance(case_or_record, Case) else case_or_record
-    if not text:
-        return []
+    return list(_diagnosis_section(text)) if text else []
+
+
+@lru_cache(maxsize=1024)
+def _diagnosis_section(record_text: str) -> tuple[str, ...]:
+    """The diagnoses under the 诊断 heading of a plain-text record, parsed once per record."""
     from medsim.facts.record_parse import diagnosis_list, sections
 
-    return diagnosis_list(sections(text).get("diagnosis", ""))
+    return tuple(diagnosis_list(sections(record_text).get("diagnosis", "")))
+
+
+@lru_cache(maxsize=1024)
+def _normalized(diagnoses: tuple[str, ...]) -> tuple[str, ...]:
+    """The record's diagnoses normalized as its text is, once per record rather than per check."""
+    return tuple(textlayer.normalize(d)[0] for d in diagnoses)
 
 
 def _finding_of(claim: Claim, verdict: _Verdict, out: ClaimIndex, rec: ClaimIndex) -> FactFinding:
@@ -1129,7 +1146,7 @@ def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None 
     still held to its dose."""
     rec = index_record(record_text_of(case_or_record))
     out = index_text(text)
-    diagnoses = [textlayer.normalize(d)[0] for d in record_diagnoses(case_or_record)]
+    diagnoses = list(_normalized(tuple(record_diagnoses(case_or_record))))
     findings: list[FactFinding] = []
     not_checked: list[NotChecked] = []
     for claim in out.claims:
