@@ -385,8 +385,17 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
         return similar
     # a kind of the claimed finding that the record gives the patient (呕血 for 呕吐 in 吐了1次咖啡色的
     # 东西): it is the claimed finding; a narrower one the record denies (无呕血) says nothing of it
-    lex = get_lexicon()
-    return [r for r in rec.of("finding") if r.polarity == "present" and lex.is_a(r.key, c.key)]
+    return [r for r in _kinds_of(c.key, rec) if r.polarity == "present"]
+
+
+def _kinds_of(key: str, rec: ClaimIndex) -> list[Claim]:
+    """The record's findings that are kinds of ``key`` by the lexicon's hierarchy, in record order;
+    kept on the record's index, since every output asks it of the same findings."""
+    kinds = rec.kinds.get(key)
+    if kinds is None:
+        lex = get_lexicon()
+        kinds = rec.kinds[key] = [r for r in rec.of("finding") if lex.is_a(r.key, key)]
+    return kinds
 
 
 _SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
@@ -468,10 +477,9 @@ def _earlier_list_item(c: Claim) -> bool:
 
 def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
     """A narrower kind of the claimed finding that the record gives the same owner (便后滴鲜血 for 便血);
-    looked up only when a verdict turns on it, since it walks every recorded finding."""
-    lex = get_lexicon()
-    return next((r for r in rec.of("finding") if r.owner == c.owner and r.polarity == "present"
-                 and r.key != c.key and lex.is_a(r.key, c.key)), None)
+    looked up only when a verdict turns on it."""
+    return next((r for r in _kinds_of(c.key, rec) if r.owner == c.owner and r.polarity == "present"
+                 and r.key != c.key), None)
 
 
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
