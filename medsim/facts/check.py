@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from rapidfuzz import fuzz
@@ -397,8 +398,17 @@ def _finding_mentions(c: Claim, rec: ClaimIndex) -> list[Claim]:
         return similar
     # a kind of the claimed finding that the record gives the patient (呕血 for 呕吐 in 吐了1次咖啡色的
     # 东西): it is the claimed finding; a narrower one the record denies (无呕血) says nothing of it
-    lex = get_lexicon()
-    return [r for r in rec.of("finding") if r.polarity == "present" and lex.is_a(r.key, c.key)]
+    return [r for r in _kinds_of(c.key, rec) if r.polarity == "present"]
+
+
+def _kinds_of(key: str, rec: ClaimIndex) -> list[Claim]:
+    """The record's findings that are kinds of ``key`` by the lexicon's hierarchy, in record order;
+    kept on the record's index, since every output asks it of the same findings."""
+    kinds = rec.kinds.get(key)
+    if kinds is None:
+        lex = get_lexicon()
+        kinds = rec.kinds[key] = [r for r in rec.of("finding") if lex.is_a(r.key, key)]
+    return kinds
 
 
 _SIDE_EN = {"左": "left", "右": "right", "双": "both sides"}
@@ -480,10 +490,9 @@ def _earlier_list_item(c: Claim) -> bool:
 
 def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
     """A narrower kind of the claimed finding that the record gives the same owner (便后滴鲜血 for 便血);
-    looked up only when a verdict turns on it, since it walks every recorded finding."""
-    lex = get_lexicon()
-    return next((r for r in rec.of("finding") if r.owner == c.owner and r.polarity == "present"
-                 and r.key != c.key and lex.is_a(r.key, c.key)), None)
+    looked up only when a verdict turns on it."""
+    return next((r for r in _kinds_of(c.key, rec) if r.owner == c.owner and r.polarity == "present"
+                 and r.key != c.key), None)
 
 
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
@@ -596,12 +605,18 @@ def _opposed(name: str, diagnosis: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1024)
+def _listed_names(diagnosis: str) -> frozenset[str]:
+    """A listed diagnosis and the diseases the text layer reads in it; per record, so cached."""
+    return frozenset({diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"})
+
+
 def _names_listed(c: Claim, diagnosis: str) -> bool:
     """The claim names the listed diagnosis, a kind of it or what it is a kind of: by the lexicon's
     terms and hierarchy, containment (肠梗阻 in 急性肠梗阻) or the characters in order (嵌顿疝 in
     嵌顿性腹股沟斜疝)."""
     lex = get_lexicon()
-    listed = {diagnosis} | {f.norm for f in textlayer.findings(diagnosis) if f.kind == "disease"}
+    listed = _listed_names(diagnosis)
     for name in {c.key, c.text}:
         if _opposed(name, diagnosis):
             return False  # 上消化道出血 is not 下消化道出血, whatever the shared words
@@ -1105,11 +1120,21 @@ def record_diagnoses(case_or_record: Case | str) -> list[str]:
     if isinstance(case_or_record, Case) and case_or_record.diagnosis:
         return [d for d in case_or_record.diagnosis if d.strip()]
     text = case_or_record.record_text if isinstance(case_or_record, Case) else case_or_record
-    if not text:
-        return []
+    return list(_diagnosis_section(text)) if text else []
+
+
+@lru_cache(maxsize=1024)
+def _diagnosis_section(record_text: str) -> tuple[str, ...]:
+    """The diagnoses under the 诊断 heading of a plain-text record, parsed once per record."""
     from medsim.facts.record_parse import diagnosis_list, sections
 
-    return diagnosis_list(sections(text).get("diagnosis", ""))
+    return tuple(diagnosis_list(sections(record_text).get("diagnosis", "")))
+
+
+@lru_cache(maxsize=1024)
+def _normalized(diagnoses: tuple[str, ...]) -> tuple[str, ...]:
+    """The record's diagnoses normalized as its text is, once per record rather than per check."""
+    return tuple(textlayer.normalize(d)[0] for d in diagnoses)
 
 
 def _finding_of(claim: Claim, verdict: _Verdict, out: ClaimIndex, rec: ClaimIndex) -> FactFinding:
@@ -1143,7 +1168,7 @@ def check(case_or_record: Case | str, text: str, *, key_facts: list[str] | None 
     still held to its dose."""
     rec = index_record(record_text_of(case_or_record))
     out = index_text(text)
-    diagnoses = [textlayer.normalize(d)[0] for d in record_diagnoses(case_or_record)]
+    diagnoses = list(_normalized(tuple(record_diagnoses(case_or_record))))
     findings: list[FactFinding] = []
     not_checked: list[NotChecked] = []
     for claim in out.claims:

@@ -22,6 +22,7 @@ class ClaimIndex:
     by_kind: dict[str, list[Claim]] = field(default_factory=lambda: defaultdict(list))
     by_key: dict[tuple[str, str], list[Claim]] = field(default_factory=lambda: defaultdict(list))
     exams: list[tuple[str, str, int, int, str]] | None = None  # the checker's examination index, built on first use
+    kinds: dict[str, list[Claim]] = field(default_factory=dict)  # the checker's memo: findings that are kinds of a key
 
     def of(self, kind: str, key: str | None = None) -> list[Claim]:
         if key is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from medsim.paths import lexicons_dir
 from medsim.text.units import canonical_unit, to_si
@@ -153,6 +153,7 @@ def _latin_end(run: str, start: int, end: int) -> int | None:
     return None
 
 
+@lru_cache(maxsize=8192)  # the same labels (血钾, 体温, WBC) come before values in text after text
 def analyte_in(run: str, unit: str | None = None) -> tuple[str, str, int] | None:
     """(key, name as written, its start) of the analyte named nearest the end of ``run``, the words
     before a value; the unit of that value settles a name two analytes share."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 
 from medsim.text.lexicon import Lexicon, _key, get_lexicon
 from medsim.text.measures import (
@@ -132,12 +133,17 @@ def _term_entities(norm: Normalized, tokens: list[Token], lex: Lexicon) -> list[
             j_max += 1
         matched = False
         heads = lex.heads
+        # the run's strings, one per end, built once: runs[k] joins tokens i..i+k
+        runs = list(accumulate(t.norm for t in tokens[i:j_max]))
+        # a term starts with a lexicon head or a side; every run of two or more characters begins
+        # with the longest run's first two, so that head is looked up once
+        lateral = tok.norm[0] in "双两左右"
+        run_head = lateral or _key(runs[-1][:2]) in heads
         for j in range(j_max, i, -1):
-            s = tok.norm if j == i + 1 else "".join(t.norm for t in tokens[i:j])
+            s = runs[j - i - 1]
             if len(s) > lex.max_term_len + 2:
                 continue
-            hs = _key(s[:2])
-            if hs not in heads and s[0] not in "双两左右":
+            if not (run_head if len(s) >= 2 else lateral or _key(s) in heads):
                 continue
             hit = _lookup(lex, s)
             prefix = ""

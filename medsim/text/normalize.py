@@ -110,7 +110,9 @@ _UNIT_CANON = {
     "gram": "g",
     "per_min": "次/分",
 }
-_UNIT_RE = re.compile("|".join(f"(?P<{name}>{pat})" for name, pat in _UNIT_RULES))
+# Every rule follows a digit: the shared lookbehind in front lets the search pass a non-digit
+# position with one test instead of trying all the rules there (the rules' own stay, so each reads alone).
+_UNIT_RE = re.compile(r"(?<=\d)(?:" + "|".join(f"(?P<{name}>{pat})" for name, pat in _UNIT_RULES) + ")")
 
 # "39度" is a temperature only when the number is a plausible body temperature; "Ⅱ度烧伤"
 # and "30度角" stay as they are.

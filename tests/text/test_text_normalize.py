@@ -85,3 +85,20 @@ def test_every_degree_sign_records_use_becomes_celsius(text):
 
 def test_degrees_of_an_angle_stay_degrees():
     assert normalize("直腿抬高试验30度阳性").text == "直腿抬高试验30度阳性"
+
+
+def test_each_unit_rule_follows_a_digit_so_the_shared_lookbehind_drops_none():
+    # _UNIT_RE tests (?<=\d) once before trying the rules: a rule that did not need a digit
+    # before it would silently stop matching
+    from medsim.text.normalize import _UNIT_RULES
+
+    assert all(pat.startswith(r"(?<=\d)") for _, pat in _UNIT_RULES)
+
+
+@pytest.mark.parametrize(("raw", "want"), [
+    ("血钾3.5毫摩尔/升，尿量1500毫升", "血钾3.5mmol/L，尿量1500mL"),
+    ("每毫升含10毫克", "每毫升含10mg"),  # a unit word not after a number stays as written
+    ("HR 88 bpm，WBC 12×10*9/L", "HR 88次/分，WBC 12×10^9/L"),
+])
+def test_units_rewritten_only_after_a_number(raw, want):
+    assert normalize(raw).text == want
