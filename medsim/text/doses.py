@@ -74,7 +74,7 @@ def _per_day(raw: str) -> float | str | None:
     if raw.startswith("/"):
         return 1.0  # 20mg/d
     m = re.search(r"([一二两三四])次", raw)
-    if m:
+    if m and not re.search(r"每\s*\d+\s*(?:小时|h)", raw):  # 每8小时一次 counts hours, not times a day
         return float(_CN_TIMES[m.group(1)])
     abbr, per_day = frequency(raw)
     return per_day if per_day is not None else abbr

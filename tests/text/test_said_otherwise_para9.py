@@ -73,3 +73,14 @@ def test_a_hedged_reading_of_a_measured_finding_states_it():
     fact = "右侧肾上腺2.5cm腺瘤"
     assert states_fact("CT示右侧肾上腺约2.5cm结节，考虑腺瘤", fact)
     assert not states_fact("右侧肾上腺无2.5cm腺瘤", fact)
+
+
+def test_hours_between_doses_are_not_times_a_day():
+    (d,) = drug_doses("阿莫西林0.5g每8小时一次")
+    assert d.per_day == 3.0
+
+
+def test_a_storage_range_or_ceiling_is_no_result():
+    claims = [c for c in extract_claims("未开封笔芯2℃～8℃冷藏；使用中的笔芯室温≤30℃保存。入院T 39.4℃。")
+              if c.kind == "measurement"]
+    assert [c.text for c in claims if c.checkable] == ["T 39.4℃"]
