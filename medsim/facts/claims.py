@@ -794,7 +794,7 @@ _SHIFT = re.compile(r"(?P<part>中线结构|中线|纵隔|气管|心界|心浊�
 _KEY_NOISE = re.compile(r"主诉|现病史|病史|既往|在外院|外院|患者|病人|患儿|出现|开始|发现|近|前|来|于|余|约|反复|自|因|曾|记录示|[\s“”\"'、]")
 
 
-_KEY_NUMBERS = re.compile(r"\d+(?:\.\d+)?\s*[A-Za-zμ/%^×]*")
+_KEY_NUMBERS = re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?\s*[A-Za-zμ/%^×]*")  # not the 2 of T2DM
 
 
 _KEY_CONDITION = re.compile(r"^.*(?:(?<!小)时|之后|以后)")
@@ -1101,6 +1101,9 @@ _THRESHOLD_THEN = re.compile(r"[^，。；,;]{0,8}?(?:以上|以下|或以上|�
 _RISK_AFTER = re.compile(r"(?:[、和及或与][\u4e00-\u9fa5]{1,8}){0,4}?(?:的)?(?:风险|危险性|的危险|概率|发生率)")
 # a term compared with a number (血糖高于13.9就测血酮): a threshold, not the finding 血糖高
 _COMPARED_AFTER = re.compile(r"于\s*\d")
+# a sign set as the measure or the exception of an instruction (练到不痛为度, 不喘也要吸, 不疼了也别停药):
+# what to do whether or not it is there, not what the patient has
+_MEASURE_AFTER = re.compile(r"(?:了)?(?:为度|为限|为准|为宜)|(?:了)?(?:也|都)(?:要|得|需|需要|应|应该|必须|别|不要|不能|不可|继续|坚持|照样|照常)")
 # the features of a named reaction listed in brackets (双硫仑样反应（潮红、心悸、胸闷…）): what the
 # reaction looks like, not what the patient has
 _FEATURES_OF = re.compile(r"(?:反应|征象|副作用|不良反应)[（(][^）)]*$")
@@ -1170,11 +1173,15 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         if c.kind == "finding" and _SEEK_CARE_RX.search(text, c.end, _sentence_end(text, c.end)):
             c.general = True
         if c.kind == "finding" and (_RISK_AFTER.match(text, c.end) or _COMPARED_AFTER.match(text, c.end)
-                                    or _FEATURES_OF.search(text[max(0, c.start - 40):c.start])):
+                                    or _FEATURES_OF.search(text[max(0, c.start - 40):c.start])
+                                    or _MEASURE_AFTER.match(text, c.end)):
             c.general = True
         if c.kind == "measurement" and _THRESHOLD_THEN.match(text, c.end):
             c.general = True  # a threshold for acting: 三天长了2公斤（4斤）以上就来医院  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
-        if c.kind == "measurement" and re.search(r"\d\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
+        if c.kind == "measurement" and (re.match(r"\s*[-–—～~至到]\s*\d", text[c.end:c.end + 4])
+                                        or re.search(r"(?:≤|≥|<|>|不超过|不高于|不低于)\s*$", text[max(0, c.extra_value_start() - 3):c.extra_value_start()])):
+            c.general = True  # a range's first bound (2℃～8℃冷藏) or a ceiling (室温≤30℃): a criterion, not a result
+        if c.kind == "measurement" and re.search(r"\d\s*(?:℃|°C|%)?\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
         i = bisect_left(positions, c.start) - 1
         section = kinds[i] if i >= 0 else ""

@@ -377,11 +377,11 @@ def _avoid_problems(avoid: list, scenario_id: str) -> list[str]:
     for k, item in enumerate(avoid, 1):
         if not isinstance(item, dict):
             continue
-        extra = set(item) - {"any", "why", "only_in"}
+        extra = set(item) - {"any", "why", "only_in", "not"}
         alts = item.get("any")
         if extra or not (isinstance(alts, str) and alts.strip() or
                          isinstance(alts, list) and alts and all(isinstance(a, str) for a in alts)):
-            out.append(f"avoid item {k} must be \"A|B\" or {{any: \"A|B\", why: …, only_in: [scenario ids]}}"
+            out.append(f"avoid item {k} must be \"A|B\" or {{any: \"A|B\", not: […], why: …, only_in: [scenario ids]}}"
                        + (f" (unknown key {', '.join(sorted(extra))})" if extra else ""))
             continue
         only = item.get("only_in")

@@ -8,7 +8,8 @@ what it names unless it denies it; prose recommends only in a clause that says s
 advice, "阿莫西林属于青霉素类" explains and "近2周服布洛芬" tells the history. Meant as a gate
 (``gate: true, weight: 0``): the right plan plus a dangerous extra is not a right plan. Items of a
 list answer are judged one by one, so a prohibition in one item does not reach the next. Cases
-without an ``avoid`` list are not scored by it.
+without an ``avoid`` list are not scored by it. An element's ``not`` qualifiers, written straight
+after a name, make it another product (阿莫西林 unsafe, 阿莫西林克拉维酸钾 not).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
-from medsim.scoring.common import elements
+from medsim.scoring.common import Element, elements
 from medsim.text.lexicon import get_lexicon
 from medsim.text.match import (
     acts_in_order,
@@ -100,6 +101,8 @@ def _recommends(text: str, alt: str) -> bool:
         before, after = clause[:at], clause[at + len(alt):]
         if _CAUSED.search(after):
             continue  # 这次出血是吃布洛芬引起的: what caused it, not advice
+        if _ASKED.match(after):
+            continue  # 可以同时点吗: the question repeated, not advice
         if _JUDGED.match(after):
             continue  # 再加对乙酰氨基酚片属于重复用药: the act is the subject of a judgment, not advice
         if _CAUTIONED.match(after) and not _MODAL.search(before) or _FORBIDDEN_AFTER.match(after):
@@ -151,7 +154,7 @@ def _conditioned(clause: str, at: int) -> bool:
 
 # a modal recommendation: what follows a condition (如果…可以加X) is still advice
 _MODAL = re.compile(r"可以|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
-_ACT_VERB = re.compile(r"停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|加用|联用|联合|合用|加服"
+_ACT_VERB = re.compile(r"^(?:可以|可)(?!能)|停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|加用|联用|联合|合用|加服"
                        r"|^(?:少|避免|限制|减少)")
 # a drug written with its dose or frequency is prescribed, no verb needed (头孢唑林1g术前30分钟,
 # 拉米夫定100mg每日1次, 布洛芬 0.3g bid)
@@ -167,6 +170,7 @@ _CAUTIONED = re.compile(r"^[^，,。；;]{0,4}?(?:也|亦|同样|均)?(?:需|须
 
 # the words after the act judge it (属于重复用药, 就会超量, 等于吃了双份): it is talked about, not advised
 _JUDGED = re.compile(r"^[^，,。；;]{0,4}?(?:属于|就是|等于|就会|会|容易|可能|导致|造成|是)")
+_ASKED = re.compile(r"^[^，,。；;]{0,3}?[吗么呢]")
 # the clause says what the drug caused (…吃布洛芬引起的, 布洛芬所致): the history, told
 _CAUSED = re.compile(r"引起|导致|所致|造成|诱发|引发|惹的祸")
 _CONDITIONAL = re.compile(r"如果|如若|假如|倘若|万一|一旦|若|如(?!何|下|此|同|实|今)")
@@ -180,6 +184,16 @@ def applicable(avoid: list, scenario_id: str) -> list:
     return [a for a in avoid if not (isinstance(a, dict) and a.get("only_in") and scenario_id not in a["only_in"])]
 
 
+def _without_qualified(text: str, e: Element) -> str:
+    """``text`` with the element's names blanked where a ``not`` qualifier follows them: for a
+    Klebsiella abscess 阿莫西林 is unsafe (intrinsic resistance), 阿莫西林克拉维酸钾 is another drug."""
+    for q in e.excluded:
+        for alt in alternatives(e.text):
+            text = re.sub(re.escape(alt) + r"\s*" + re.escape(q), lambda m: "※" * len(m.group(0)), text,
+                          flags=re.IGNORECASE)
+    return text
+
+
 @scorer(NAME, config=())
 def score_avoid(inp: ScoreInput) -> Score:
     els = elements(applicable(inp.case.avoid, inp.scenario.id))
@@ -190,6 +204,7 @@ def score_avoid(inp: ScoreInput) -> Score:
         for e in els:
             if e.text in said:
                 continue
+            text = _without_qualified(text, e)
             if is_item:
                 hit = any(_item_names(text, alt) for alt in alternatives(e.text))
             else:

@@ -4,7 +4,8 @@ An answer that names the right drug at another dose or frequency (替格瑞洛90
 gold says 90mg每日两次; 阿莫西林0.5g每日1次 for 0.5–1g q8h) carries the right name and a wrong
 order. Meant as a gate (``gate: true, weight: 0``): such an answer is charged ×0.25. A drug the
 case gives no dose for is not judged, a dose inside a range the case gives agrees with it, and a
-weight-based dose or a tablet count is not compared (medsim.text.doses says why).
+weight-based dose or a tablet count is not compared (medsim.text.doses says why). With
+``medications: true`` (medication consults) the record's prescriptions are a standard too.
 """
 
 from __future__ import annotations
@@ -39,9 +40,13 @@ def _answer_text(inp: ScoreInput) -> str:
     return "\n".join(texts) or (inp.transcript.final_text or "")
 
 
-@scorer(NAME, config=())
+@scorer(NAME, config=("medications",))
 def score_doses(inp: ScoreInput) -> Score:
     reference = case_dosing(inp.case)
+    if inp.config.get("medications") and inp.case.medications:
+        # a medication consult asks about the prescription the record gives (今日开阿莫西林0.5g每8小时1次):
+        # it is the standard. Not a discharge, where the medicines before admission may rightly change.
+        reference.append(inp.case.medications)
     if not reference:
         return Score(NAME, None, ["本例未给出剂量"], {"skipped": "case gives no dosing"})
     conflicts = dose_conflicts(_answer_text(inp), reference)

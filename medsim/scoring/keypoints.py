@@ -105,6 +105,11 @@ def score_keypoints(inp: ScoreInput) -> Score:
     otherwise = {p: kind for p in missed if (kind := regimen_conflict(text, alternatives(p)))}
     # or said the other way round: 无需复查头颅CT for 复查头颅CT; 可立即恢复剧烈运动 for 避免剧烈运动
     otherwise |= {p: f"opposite: {alt}" for p in missed if p not in otherwise and (alt := says_otherwise(text, p))}
+    # a point met by one alternative while the act another forbids is allowed (泼尼松… 瘀斑消退后可自行停药
+    # for 泼尼松|不要自行停药): the instruction is given the wrong way round
+    # (not when the prohibition itself is said too: 方可考虑停药…切勿自行停药 forbids it on one's own)
+    otherwise |= {p: f"opposite: {alt}" for p in met if p in required
+                  and (alt := says_otherwise(text, p, acts_only=True)) and not find_point(text, alt).met}
     met_required = [p for p in met if p in required]
     weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
     rate = sum(weights[p] for p in met_required) / sum(weights.values())

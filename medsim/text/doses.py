@@ -27,6 +27,8 @@ _FREQ = re.compile(FREQ_PATTERN + r"|每日(?:两|二|三|四|一)次|每天(?:�
                    r"|[一二两三四1-4]次/[日天d]|/[日天d](?![a-z])", re.I)
 _SENTENCE = re.compile(r"[。；;！!？?\n]")
 _LIMIT = re.compile(r"(?:最大|最多|不超过|不宜超过|上限|极量|总量不超过|≤|<|＜)\s*(?:剂量|量)?\s*$")
+# a frequency said before the dose it counts (每天2次，每次0.2mg; 一日3次，一次0.5g)
+_FREQ_BEFORE = re.compile(r"((?:每日|每天|一日|一天)(?:[一二两三四]|[1-4])次)[，,\s]*(?:每次|一次)(?:服用?|吃|口服)?\s*$")
 _CN_TIMES = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4}
 
 
@@ -72,7 +74,7 @@ def _per_day(raw: str) -> float | str | None:
     if raw.startswith("/"):
         return 1.0  # 20mg/d
     m = re.search(r"([一二两三四])次", raw)
-    if m:
+    if m and not re.search(r"每\s*\d+\s*(?:小时|h)", raw):  # 每8小时一次 counts hours, not times a day
         return float(_CN_TIMES[m.group(1)])
     abbr, per_day = frequency(raw)
     return per_day if per_day is not None else abbr
@@ -107,6 +109,9 @@ def drug_doses(text: str) -> list[Dose]:
                 if unit_raw in ("ml", "毫升"):
                     continue  # a volume means nothing without the preparation's strength
                 fm = _FREQ.search(after[:14])
+                lead_freq = None
+                if fm is None and (lf := _FREQ_BEFORE.search(window[doses[j - 1].end() if j else 0:d.start()])):
+                    lead_freq = lf.group(1)  # 每天2次，每次0.2mg: the frequency said first
                 if unit_raw in _MASS_MG:
                     scale, unit = _MASS_MG[unit_raw], "mg"
                 else:
@@ -123,7 +128,8 @@ def drug_doses(text: str) -> list[Dose]:
                 cue_s = _SINGLE.search(lead[-8:])
                 single = bool(cue_s and not re.search(r"后|改为|维持|继续", lead[-8:][cue_s.end():])
                               or _SINGLE.match(after[:8].lstrip(" ，,口服po")) or re.match(r"\s*(?:口服|po)?\s*(?:单次|一次性)", after))
-                out.append(Dose(drug, min(lo, hi), max(lo, hi), unit, None if daily else (_per_day(fm.group(0)) if fm else None),
+                per_day = _per_day(fm.group(0)) if fm else (_per_day(lead_freq) if lead_freq else None)
+                out.append(Dose(drug, min(lo, hi), max(lo, hi), unit, None if daily else per_day,
                                 window[d.start():d.end() + (fm.end() if fm else 0)], loading, daily, single))
     return out
 

@@ -135,7 +135,11 @@ def _clause_states(clause: str, part: str) -> bool:
     if absent:
         return said_absent
     # a finding stated: no entity it names read as absent, no absence cue before its words
-    denied = {f.entity.norm for f in a.findings if f.polarity != "present"}
+    # (a measured finding read with a hedge — 2.5cm结节，考虑腺瘤; 结节（腺瘤可能）— is the imaging report's
+    # own wording of it: the hedge denies nothing when the part carries more than the concept)
+    hedge_ok = bool(residual) or any(k[0] != "c" for k in keys)
+    denied = {f.entity.norm for f in a.findings
+              if f.polarity == "absent" or f.polarity != "present" and not (hedge_ok and f.polarity == "uncertain")}
     if any(k[0] == "c" and k[1] in denied for k in keys):
         return False
     return not (said_absent and not keys)

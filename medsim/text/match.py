@@ -912,6 +912,11 @@ _FRONTED = ((re.compile(r"(?<![戒禁])(烟|酒)(?:要|得|最好|一定要|必�
              # scope (不可自行停用华法林 does not say 停用华法林)
              lambda m: ("不要自行停药" + m.group(0)) if m.string[m.end():m.end() + 1] not in "，。；,;！!？?\n"
              else "不要自行停药"),
+            # a blood test or a scan said as what the patient comes back to have (每周来抽一次血看血小板,
+            # 两周后做个肝脏B超): a recheck
+            (re.compile(r"(?:来|回来|回医院|去医院|到医院)?抽(?:一次|一管|个)?血(?:看看?|查查?|化验|复查)"), "复查"),
+            (re.compile(r"(?<![叫让])做(?:个|一下|一次|一个)(?=[^，。；,;！!？?]{0,6}?(?:超声|b超|彩超|ct|mri|x线|胸片|心电图|胃镜|肠镜))"),
+             "复查"),
             # 避免使用青霉素类药物 avoids 青霉素: the verb of use after a prohibition adds nothing
             (re.compile(r"(避免|禁用|禁止|不宜|慎用)(?:使用|应用|服用)(?=[^，。；,;！!？?])"), r"\1"))
 
@@ -924,17 +929,39 @@ _SAID_AS_HAPPENING = ((re.compile(r"血压(?:会|就|可能|也)?(?:(?:一下子
 
 
 # Stopping said with its object fronted by 把 (把阿司匹林也停掉, 把辛伐他汀先停了): the act in its usual order.
-_STOP_FRONTED = re.compile(r"把([\u4e00-\u9fa5a-z0-9]{2,10}?)(?:也|都|先|给|暂时|这几天)?(?:停掉|停了|停用|停服|停)(?![留顿车止])")
+_STOP_FRONTED = re.compile(r"把([\u4e00-\u9fa5a-z0-9]{2,10}?)(?:也|都|先|给|暂时|这几天|自行|自己|擅自)*(?:停掉|停了|停用|停服|停)(?![留顿车止])")
 
 
 # Adding a drug said without 用 (布洛芬加塞来昔布联合止痛, 再加上一种止痛药): 加用 as written in advice.
 _ADD_BARE = re.compile(r"(?<![增添追参施附外])(?:再)?加(?:上|服|吃)?(?!用|重|强|快|量|倍|剧|热|压|减)")
 
 
+# Oxygen dosed by its flow (氧流量调大到5～6升/分): 4 L/min and more by nasal tube is high-flow, high-
+# concentration oxygen (FiO2 ≈ 21 + 4 × flow %; 基础护理学: 低流量 1–2 L/min). Not a high-flow nasal
+# cannula (经鼻高流量, 30–60 L/min), whose FiO2 is set apart from its flow.
+_OXYGEN_FLOW = re.compile(r"(?:吸氧|氧气|氧)(?:流量)?[^，。；,;\d]{0,6}?(?<![\d.])(\d+(?:\.\d+)?)(?:\s*[～~\-–到至]\s*\d+(?:\.\d+)?)?"
+                          r"\s*(?:升|l|L)\s*(?:/\s*(?:分钟?|min)|每分钟?)")
+HIGH_OXYGEN_FLOW = 4.0
+_FLOW_CAP = re.compile(r"不超过|不要超过|不能超过|不宜超过|不高于|低于|小于|最多|最高|<|≤")
+
+
+def _oxygen_by_flow(text: str) -> str:
+    def said(m: re.Match[str]) -> str:
+        clause = text[max(0, m.start() - 12):m.end()]
+        flow = float(m.group(1))
+        after = text[m.end():m.end() + 3]
+        if flow < HIGH_OXYGEN_FLOW or flow > 15 or "高流量" in clause or _FLOW_CAP.search(m.group(0)) \
+                or after.startswith(("以下", "以内", "之内")):  # a ceiling (不超过5升/分), not the flow given
+            return m.group(0)
+        return f"给予高浓度吸氧（{m.group(0)}）"
+    return _OXYGEN_FLOW.sub(said, text)
+
+
 def acts_in_order(text: str) -> str:
     """Acts in the order advice writes them (raw text, for what scans a clause for an act): 把X也停掉 →
-    停用X; 加塞来昔布 → 加用塞来昔布 (only before a drug's name)."""
-    text = _STOP_FRONTED.sub(r"停用\1", text or "")
+    停用X; 加塞来昔布 → 加用塞来昔布 (only before a drug's name); oxygen at 4 L/min or more →
+    高浓度吸氧."""
+    text = _oxygen_by_flow(_STOP_FRONTED.sub(r"停用\1", text or ""))
     out, last = [], 0
     for m in _ADD_BARE.finditer(text):
         after = text[m.end():m.end() + 12]
@@ -990,7 +1017,10 @@ _NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别",
                      "不良反应", "不仅", "不但", "不只", "不少", "不久", "不断", "非常", "并不少", "毫无疑问",
                      "不同", "不一样", "控制不住", "忍不住", "止不住", "禁不住", "按捺不住",  # 控制不住想X wants X
                      # a wish to die is named, not denied: 有不想活、想伤害自己的念头 states self-harm
-                     "不想活", "活不下去")
+                     "不想活", "活不下去",
+                     # what has stopped by itself (出血停止后可自行停药) prohibits nothing
+                     "停止后", "停止以后", "停止了",
+                     "无尿")  # a symptom (anuria), not a denial of what follows it in a list
 _PSEUDO = tuple(sorted((*_NOT_PROHIBITIONS, *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
 _AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
 # A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
@@ -1190,8 +1220,14 @@ _REASON_BRACKET = re.compile(r"[（(](?=[^）)]{0,40}?(?:致|使|引起|导致|�
                              r"|发育|畸形|毒性|出血|死亡))")
 
 
+# A prohibition's examples in the next clause (先别乱吃，特别是阿司匹林、布洛芬这类): still in its scope.
+_EXAMPLES_AFTER_PROHIBITION = re.compile(r"((?:不要|不能|不宜|避免|禁止|切勿|千万别|别|勿)[^，。；,;！!？?\n]{0,8}?)[，,]\s*"
+                                         r"(?=特别是|尤其是|尤其|特别|比如|例如)")
+
+
 def _prepare(text: str) -> str:
     text = _REASON_BRACKET.sub("；", spoken_forms(unicodedata.normalize("NFKC", text or "").lower()))
+    text = _EXAMPLES_AFTER_PROHIBITION.sub(r"\1", text)
     return _VERDICT_COLON.sub(r"\1。", text)
 
 
@@ -1367,7 +1403,9 @@ def find_point(text: str, point: Any, *, negation: bool = True) -> PointHit:
         # written and then judged wrong (不用再打了是错误的) is denied, not met
         if negation and not seen.affirmed and not seen.denied and (act_form := _prohibited_act(g)):
             act = _scan(text, alt, act_form, negation)
-            if act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)) or _prohibited_before(
+            if says_otherwise(text, alt):
+                pass  # the act allowed (瘀斑消退后可自行停药) whatever else seems to deny it
+            elif act.denied and not act.affirmed or _judged_later(text, _object_of(act_form)) or _prohibited_before(
                     text, act_form):
                 return PointHit(True, alt)
             if act_form in _ABSTAIN.values():  # 酒千万不能再喝了: the drink or smoke itself, denied
@@ -1423,10 +1461,16 @@ def _gappy(clauses: tuple[tuple[str, ...], ...], g: str, negation: bool) -> bool
 
 _NO_NEED = ("无需", "无须", "不必", "不用", "不需要", "不需", "没必要", "没有必要", "可以不", "可不", "用不着", "暂不",
             "暂时不", "先不", "禁止", "不宜", "不再")
-_PERMIT = re.compile(r"(?:可以|可|即可|能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
+_PERMIT = re.compile(r"(?:可以|可(?!能)|即可|(?<!可)能|尽管|随意|放心)(?:立即|马上|正常|照常|随意|自由)?"
                      r"(?:恢复|进行|参加|做|吃|喝|服用|使用|继续)?")
 _PERMIT_GAP = 8
-_PERMIT_AFTER = re.compile(r"^[^，。；不没别]{0,6}?(?:也|都|就)?(?:可以|行|没关系|没问题|无妨)")
+# words between a no-need cue and what it waives (不必强求完全戒烟, 无需再继续口服): the waiver still reaches it
+_NO_NEED_FILLER = re.compile(r"(?:强求|刻意|非得|非要|一定|完全|彻底|马上|立即|立刻|急于|继续|坚持|再|去|进行|长期|规律)+$")
+# the thing to keep on with allowed to stop (出院后可停用抗生素, 烧退了就可以停药): the opposite of keeping on
+_STOP_ALLOWED = re.compile(r"(?:可以|可|即可|就可以|就可|便可)(?:以)?(?:停用|停掉|停服|停止使用|停止服用|停)(?:了)?$")
+# a restriction lifted after the act it named (弯腰搬重物不受限制, 运动不限): the act allowed
+_UNRESTRICTED_AFTER = re.compile(r"^[^，。；]{0,6}?(?:不受限制|不受限|不限制|不加限制|不用限制|无需限制|不必限制|无限制|不限|随意|均可|都可以)")
+_PERMIT_AFTER = re.compile(r"^[^，。；不没别]{0,6}?(?:也|都|就)?(?:可以|行(?![李程为走动驶业人列])|没关系|没问题|无妨)")
 # …or denied, or warned about, right after it (明天喝酒也不行; 明天喝酒会加重肝损伤)
 _DENIED_AFTER = re.compile(r"^[^，。；]{0,6}?(?:不行|不可以|不能|不要|不好|不安全|危险|禁止|不允许)"
                            r"|^[^，。；]{0,2}?(?:会|可能|容易|易|导致|加重|引起|增加|伤)")
@@ -1449,16 +1493,20 @@ def _acts_allowed(act: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((act, *(_STOPPING.get(core, (core,)) if len(core) >= 2 else ()))))
 
 
-def says_otherwise(text: str, point: Any) -> str | None:
+def says_otherwise(text: str, point: Any, *, acts_only: bool = False) -> str | None:
     """The alternative of ``point`` the text says the opposite of, or None: no need for it (无需复查头颅CT
     for 复查头颅CT), or — for a prohibition point (避免剧烈运动, 不要自行停药) — its act allowed
     (可立即恢复打篮球等剧烈运动; 水肿消退后即可停用), or — for a restriction point (限制饮水) — its object
-    urged (多喝水). An opposite, not an omission; read within one clause."""
+    urged (多喝水). An opposite, not an omission; read within one clause. ``acts_only``: only a
+    prohibition's act allowed (可自行停药 beside 泼尼松 for 泼尼松|不要自行停药), for a point met otherwise."""
     for alt in alternatives(point):
         g = _point_form(alt)
         if len(g) < 2:
             continue
         act = _prohibited_act(g)
+        if acts_only and (not act or any(act in _point_form(a) and not _prohibited_act(_point_form(a))
+                                         for a in alternatives(point))):
+            continue  # a point that also takes the act itself (现在补服|不用补服) has no opposite in it
         restricted = m.group(1) if (m := _RESTRICTION_POINT.match(g)) else None
         for items in _clauses(text):
             clause = "".join(items)
@@ -1467,7 +1515,9 @@ def says_otherwise(text: str, point: Any) -> str | None:
             plain = _POTENTIAL.sub(lambda m: " " * len(m.group(0)), _blank(clause, _PSEUDO))
             at = clause.find(g)
             while at >= 0:
-                if any(clause[max(0, at - len(c) - 1):at].endswith((c, c + "再")) for c in _NO_NEED):
+                lead = _NO_NEED_FILLER.sub("", clause[max(0, at - 12):at])
+                if any(lead.endswith((c, c + "再")) for c in _NO_NEED) or _STOP_ALLOWED.search(lead) \
+                        and not any(p in clause for p in _PHYSICIAN):
                     return alt
                 at = clause.find(g, at + 1)
             if restricted and len(restricted) >= 2:
@@ -1493,6 +1543,9 @@ def says_otherwise(text: str, point: Any) -> str | None:
                             return alt
                         # the act allowed after it (明早吃两片也可以) or set for a time as the plan (明早吃两片),
                         # nothing prohibiting it right before
+                        if _UNRESTRICTED_AFTER.match(clause[at + len(form):]) \
+                                and not shown.rstrip("再都也就").endswith(prohibition_cues()):
+                            return alt
                         if (_PERMIT_AFTER.match(clause[at + len(form):]) or _WHEN_DONE.search(before)) \
                                 and not _DENIED_AFTER.match(clause[at + len(form):]) \
                                 and not shown.rstrip("再都也就").endswith(prohibition_cues()):
