@@ -97,7 +97,17 @@ def _table() -> dict[str, str]:
 @cache
 def _pattern() -> re.Pattern[str]:
     keys = sorted(_table(), key=len, reverse=True)
-    return re.compile("|".join(re.escape(k) for k in keys))
+
+    def alternative(key: str) -> str:
+        # a denial joined to a word (无尿) must not take the head of a longer word after the
+        # denial: 无尿路刺激征 is 无 + 尿路刺激征, not 无尿 + 路刺激征
+        if key[0] not in "无未没不" or len(key) < 2:
+            return re.escape(key)
+        longer = [k[len(key) - 1:] for k in keys if len(k) > len(key) - 1 and k.startswith(key[1:]) and k != key[1:]]
+        tails = "|".join(re.escape(t) for t in sorted(set(longer), key=len, reverse=True) if t)
+        return re.escape(key) + (f"(?!{tails})" if tails else "")
+
+    return re.compile("|".join(alternative(k) for k in keys))
 
 
 # A test or exposure denied (近期无碘造影剂使用, 未做过B超) is history the patient knows; 未见 is
