@@ -110,6 +110,10 @@ def list_command() -> None:
 def show_command(scenario_id: str, case_id: str | None) -> None:
     loaded = get_scenario(scenario_id)
     s = loaded.scenario
+    if case_id and case_id not in {c.id for c in loaded.cases}:
+        from cli.console import fail_no_case
+
+        fail_no_case(case_id, f"scenario {s.id}", [c.id for c in loaded.cases])
     taxonomy = get_taxonomy()
     dims = ", ".join(taxonomy.dimension_of(s.id)) or s.dimension
     lines = [
@@ -119,6 +123,8 @@ def show_command(scenario_id: str, case_id: str | None) -> None:
     ]
     if loaded.case_source:
         lines.append(f"case source: {safe(loaded.case_source)}")
+    ids = [c.id for c in loaded.cases]
+    lines.append("case ids: " + safe(", ".join(ids[:40]) + (f" … ({len(ids)} in all)" if len(ids) > 40 else "")))
     if s.description:
         lines.append(safe(s.description.strip()))
     for ref in s.references:

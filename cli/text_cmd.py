@@ -24,6 +24,10 @@ LinesOpt = Annotated[bool, typer.Option(
 EXIT_USAGE = 2
 
 
+_TEXT_NOT_FILE = ("FILE is a path; to give the text itself, pipe it and use - "
+                  "(echo 患者否认胸痛 | medsim text neg -)")
+
+
 def _fail(message: str, hint: str | None = None) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -44,7 +48,7 @@ def _read(file: str) -> str:
         else:
             path = Path(file)
             if not path.is_file():
-                _fail(f"file not found: {file}")
+                _fail(f"file not found: {file}", _TEXT_NOT_FILE)
             data = path.read_bytes()
             where = file
         return data.decode("utf-8-sig")
@@ -133,7 +137,7 @@ def _lines(file: str, backend: str, one) -> None:
     else:
         path = Path(file)
         if not path.is_file():
-            _fail(f"file not found: {file}")
+            _fail(f"file not found: {file}", _TEXT_NOT_FILE)
         try:
             stream, where = path.open("rb"), file
         except OSError as exc:

@@ -24,3 +24,20 @@ def test_the_cli_suggests_the_padded_id() -> None:
 
     said = medsim("score", "diagnosis", "--case", "inp-1", "--answer", "{}")
     assert said.returncode == 2 and "did you mean inp-01?" in said.stderr and "inp-41" not in said.stderr
+
+
+def test_show_lists_case_ids_and_an_unknown_case_is_a_clear_error() -> None:
+    from tests.inproc import medsim
+
+    shown = medsim("show", "triage")
+    assert shown.returncode == 0 and "case ids: tri-001, tri-002" in shown.stdout
+    missing = medsim("show", "diagnosis", "--case", "inp-999")
+    assert missing.returncode == 2 and "no case 'inp-999' in scenario diagnosis" in missing.stderr
+    assert "internal error" not in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_text_given_where_a_file_is_expected_gets_the_stdin_hint() -> None:
+    from tests.inproc import medsim
+
+    said = medsim("text", "neg", "患者否认胸痛")
+    assert said.returncode != 0 and "pipe it and use -" in said.stderr
