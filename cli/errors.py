@@ -7,6 +7,7 @@ file that is not UTF-8, a damaged database. "This is a bug in medsim" is kept fo
 from __future__ import annotations
 
 import errno
+import re
 import sqlite3
 
 _OS_HINTS = {
@@ -36,6 +37,10 @@ def describe(exc: BaseException) -> tuple[str, str | None]:
     if name == "UnknownName":
         hints = {"scenario": "`medsim list` shows the bundled scenarios",
                  "case": "`medsim show SCENARIO` shows a scenario's cases"}
+        given = re.match(r"unknown scenario '(.+?)'", str(exc))
+        if given and (given.group(1).endswith((".yaml", ".yml")) or "/" in given.group(1)):
+            # a path, not an id: say the file is missing rather than list the bundled ids
+            return f"scenario file not found: {given.group(1)}", "check the path (or give a bundled id: `medsim list`)"
         return str(exc), hints.get(getattr(exc, "kind", ""))
     if name == "ScenarioInvalid":
         return str(exc), "fix the lines above, then run `medsim validate FILE`"
