@@ -1178,9 +1178,13 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             c.general = True
         if c.kind == "measurement" and _THRESHOLD_THEN.match(text, c.end):
             c.general = True  # a threshold for acting: 三天长了2公斤（4斤）以上就来医院  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
+        # a range's first bound (2℃～8℃冷藏) or a storage ceiling (室温≤30℃): a criterion, not a result; a
+        # comparison of a patient's value (收缩压<90mmHg, WBC>10×10^9/L) is a claim and stays checked
         if c.kind == "measurement" and (re.match(r"\s*[-–—～~至到]\s*\d", text[c.end:c.end + 4])
-                                        or re.search(r"(?:≤|≥|<|>|不超过|不高于|不低于)\s*$", text[max(0, c.extra_value_start() - 3):c.extra_value_start()])):
-            c.general = True  # a range's first bound (2℃～8℃冷藏) or a ceiling (室温≤30℃): a criterion, not a result
+                                        or re.search(r"(?:≤|≥|<|>|不超过|不高于|不低于)\s*$",
+                                                     text[max(0, c.extra_value_start() - 3):c.extra_value_start()])
+                                        and re.search(r"℃|°C|室温|冷藏|储存|贮存|保存", text[max(0, c.start - 8):c.end + 2])):
+            c.general = True
         if c.kind == "measurement" and re.search(r"\d\s*(?:℃|°C|%)?\s*[-–—～~至到]\s*$", text[max(0, c.start - 8):c.extra_value_start()]):
             c.general = True  # a range (PSA在4-10ng/ml) is a criterion or a reference, not a result
         i = bisect_left(positions, c.start) - 1
