@@ -37,9 +37,9 @@ _LOADING = re.compile(r"负荷|首剂|首次|顿服|嚼服|立即|即刻|st(?:at
 _STRENGTH = re.compile(r"^\s*(?:/\s*(?:ml|毫升|片|粒|支|袋|瓶)|[:：])", re.I)
 _AFTER_LIMIT = re.compile(r"^\s*(?:以内|以下|以上)")
 # after a comma the dose still belongs to the drug only where the words go on about it
-_GOES_ON = re.compile(r"^\s*(?:\d|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|随后|之后|然后|后|"
+_GOES_ON = re.compile(r"^\s*(?:\d|约|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|随后|之后|然后|后|"
                       r"改为|维持|继续|q\d|qd|bid|tid|qid|qn)", re.I)
-_LIST_BREAK = re.compile(r"[＋+、]|[，,](?!\s*(?:\d|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|"
+_LIST_BREAK = re.compile(r"[＋+、]|[，,](?!\s*(?:\d|约|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|"
                          r"随后|之后|然后|后|其余|剩余|余量|改为|维持|继续|q\d|qd|bid|tid|qid|qn))", re.I)
 
 
@@ -74,7 +74,8 @@ def _per_day(raw: str) -> float | str | None:
     if raw.startswith("/"):
         return 1.0  # 20mg/d
     m = re.search(r"([一二两三四])次", raw)
-    if m and not re.search(r"每\s*\d+\s*(?:小时|h)", raw):  # 每8小时一次 counts hours, not times a day
+    # 每8小时一次 counts hours, 每周一次 weeks: not times a day
+    if m and not re.search(r"每\s*\d+\s*(?:小时|h)|周|星期|月", raw):
         return float(_CN_TIMES[m.group(1)])
     abbr, per_day = frequency(raw)
     return per_day if per_day is not None else abbr
