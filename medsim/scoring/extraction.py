@@ -38,6 +38,7 @@ from medsim.text.match import (
     match_term,
     normalize,
     normalize_units,
+    said_in,
     side_conflict,
 )
 
@@ -90,7 +91,7 @@ def allergy_credit(pred: Any, gold: Any) -> tuple[float, str]:
     return float(ok), "allergen"
 
 
-def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None) -> tuple[float, str]:
+def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None, record: str = "") -> tuple[float, str]:
     """The record's primary diagnosis named, its side and qualifiers kept (see the module doc)."""
     full = str(pred or "").strip()
     side = case_side(gold, alternatives_gold or "")
@@ -112,18 +113,21 @@ def diagnosis_credit(pred: Any, gold: Any, alternatives_gold: Any = None) -> tup
     for q in BRACKETED.findall(full):
         for part in re.split(r"[，,、;；]", q):
             bare = normalize(_HEDGES.sub("", part)).rstrip("级型期")
-            if bare and bare not in gold_text and not match_term(part, gold).ok:
+            # a qualifier is kept when the gold or the record says it, or it names the diagnosis
+            # itself in other words (慢性硬膜下血肿（CSDH）)
+            if bare and bare not in gold_text and not match_term(part, gold).ok \
+                    and not said_in(_HEDGES.sub("", part), gold, core, record):
                 return 0.0, f"qualifier {part} not in the record"
     return 1.0, "diagnosis"
 
 
 def field_credit(pred: Any, gold: Any, kind: str | None = None, *, name: str = "",
-                 alternatives_gold: Any = None) -> tuple[float, str]:
+                 alternatives_gold: Any = None, record: str = "") -> tuple[float, str]:
     """Credit for one field and how it was judged."""
     if name == "allergy" and isinstance(gold, str):
         return allergy_credit(pred, gold)
     if name == "primary_diagnosis" and isinstance(gold, str):
-        return diagnosis_credit(pred, gold, alternatives_gold)
+        return diagnosis_credit(pred, gold, alternatives_gold, record)
     if kind == "list[str]" or isinstance(gold, list):
         p, g = dedupe(coerce_list(pred)), coerce_list(gold)
         pairs, _, _ = match_sets(p, g)
@@ -171,7 +175,8 @@ def score_extraction(inp: ScoreInput) -> Score:
             credits[name], how[name] = 0.0, "missing" if _empty(pred) else "not in gold"
             continue
         credits[name], how[name] = field_credit(pred, gold, types.get(name), name=name,
-                                                alternatives_gold=inp.case.gold.get("diagnosis"))
+                                                alternatives_gold=inp.case.gold.get("diagnosis"),
+                                                record=inp.case.full_record_text())
     total = sum(credits.values())
     p, r, f = prf(total, n_pred, n_gold)
     wrong = [k for k, v in credits.items() if v < 1]

@@ -78,7 +78,7 @@ def score_summary_diagnosis(inp: ScoreInput) -> Score:
     listed = stated_diagnoses(answer_text(inp))
     if not listed:
         return Score(NAME, None, ["小结未写诊断部分：不在此判"], {"skipped": "no diagnosis section"})
-    judged = [(d, *diagnosis_credit(d, primary, alternatives)) for d in listed]
+    judged = [(d, *diagnosis_credit(d, primary, alternatives, inp.case.full_record_text())) for d in listed]
     if any(credit >= 1.0 for _, credit, _ in judged):
         return Score(NAME, 1.0, [f"诊断与病历一致：{primary}"], {"listed": listed})
     first, _, why = judged[0]

@@ -112,6 +112,44 @@ def synonyms(a: str, b: str) -> bool:
     return bool(canonical_forms(a) & canonical_forms(b))
 
 
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+
+
+def said_in(part: str, *texts: Any) -> bool:
+    """Whether ``texts`` say what ``part`` says, in their words or its own: each abbreviation and
+    lexicon term of the part is named in them by some form of its concept (IMN for 特发性膜性肾病,
+    CSDH for 慢性硬膜下血肿), and what is left of the part is written in them as it stands (Ⅱ期)."""
+    said = "".join(normalize(t) for t in texts if t)
+    if not said:
+        return False
+    lex = _lexicon()
+    needed: list[str] = []
+    chunks: list[str] = []
+    pos = 0
+    raw = str(part)
+    for m in _LATIN_RUN.finditer(raw):
+        canon = lex.canonical(m.group(0))
+        if canon is None:
+            continue  # an abbreviation the lexicon does not know is looked for as written
+        needed.append(canon)
+        chunks.append(raw[pos:m.start()])
+        pos = m.end()
+    chunks.append(raw[pos:])
+    rest: list[str] = []
+    for chunk in map(normalize, chunks):
+        at = 0
+        for m in _concept_pattern().finditer(chunk):
+            needed.append(lex.canonical(m.group(0)) or m.group(0))
+            rest.append(chunk[at:m.start()])
+            at = m.end()
+        rest.append(chunk[at:])
+    for concept in needed:
+        forms = surface_forms(concept) | canonical_forms(concept)
+        if not any(len(f) >= 2 and f in said for f in forms):
+            return False
+    return all(r in said for r in rest if r)
+
+
 def lexicon_source() -> str:
     return "medsim.text lexicon"
 

@@ -193,6 +193,8 @@ def _find_cues(text: str, entities: list[Entity]) -> list[_Cue]:
         is_neg = any(k.startswith("neg") for k in kinds)
         if s > 0 and text[s - 1] in _INSIDE_WORD.get(w, ""):
             continue
+        if e < len(text) and text[e].isascii() and text[e].isalnum() and not any(ch.isalnum() for ch in w):
+            continue  # a dash written into a name (IBS-D, HER-2) is not the sign of a negative result
         if is_neg:
             # pseudo-negations do not nest, so only the last one starting at or before s can cover it
             k = bisect_right(pseudo_starts, s) - 1

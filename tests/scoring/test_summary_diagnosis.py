@@ -36,7 +36,9 @@ def test_the_record_diagnosis_in_other_words_or_after_another_one_is_not_charged
 
 def test_an_unread_abbreviation_or_a_missing_section_is_not_judged():
     gold = {"primary_diagnosis": "右乳浸润性导管癌（cT2N0M0，ⅡA期）", "diagnosis": "乳腺癌|浸润性导管癌"}
-    assert run("summary_diagnosis", case(gold=gold), transcript(final_text=summary("右乳IDC"))).value is None
+    # IDC is in the lexicon (浸润性导管癌): read and credited; an abbreviation it lacks is not judged
+    assert run("summary_diagnosis", case(gold=gold), transcript(final_text=summary("右乳IDC"))).value == 1.0
+    assert run("summary_diagnosis", case(gold=gold), transcript(final_text=summary("右乳QZX"))).value is None
     assert run("summary_diagnosis", case(gold=ABSCESS), transcript(final_text="头孢曲松抗感染，引流。")).value is None
 
 
