@@ -29,6 +29,7 @@ from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
 from medsim.text import gist
+from medsim.text.entities import local_warmth_at
 from medsim.text.match import class_member, drugs_in
 
 
@@ -49,6 +50,9 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
+# what the body goes on doing when nothing is wrong with it: asked of a silent record, it is there (没有放屁 would
+# be a sign the record does not give)
+_NORMAL_FUNCTIONS = {"排气": "放屁还正常", "排便": "大便还能解"}
 _EARLIER_PREGNANCY_Q = re.compile(r"以前怀|上一胎|上次怀|前几胎|之前怀|以往怀孕|前一胎")
 _MODE_Q = re.compile(r"一下子|突然|猛地|慢慢|逐渐|渐渐|一点点")
 _MODE_C = re.compile(r"突然|突发|骤然|急起|逐渐|渐进|缓慢|慢慢")
@@ -59,6 +63,9 @@ _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
 # how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
 _ASPECTS = frozenset({"triggers", "character", "severity"})
+# how bad something other than the pain is (肿得厉害吗, 掉得厉害不厉害, 咳得厉害): the thing before 得
+_OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
+_PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
 _TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
 _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|午后|傍晚|晚上|入睡")
@@ -82,7 +89,7 @@ _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\
 _MENSES_ASPECTS = (
     (re.compile(r"初潮|第一次来|头一次来|几岁(来|开始)"), re.compile(r"初潮"), ""),
     (re.compile(r"周期|准不准|规律|多少天来|几天来一次|多久来一次|按时"), re.compile(r"周期|规律|\d+\s*[/／]\s*\d+"), ""),
-    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
+    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久|每(次|回)(来)?几天"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
     (re.compile(r"末次|最后一次|上次来|上次月经|哪天来"), re.compile(r"末次"), ""),
     (re.compile(r"几片|卫生巾|湿透"), re.compile(r"卫生巾"), ""),
     (re.compile(r"量(多|大|少)"), re.compile(r"量"), ""),
@@ -118,7 +125,7 @@ _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|�
 _AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加|不敢(翻身|深呼吸|呼吸|动|咳嗽|活动|走|弯腰|吃)")
 # what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
 _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
-_COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
+_COURSE_C = re.compile(r"加重|好转|逐渐|渐感|渐(?=扩|增|加|出现|明显)|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
 _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
@@ -396,7 +403,8 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) for k in p.keys)]
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) or k == "radiation"
+            for k in p.keys)]  # where a pain went (扩到整个肚子) shares no word with 往别处跑不跑 by nature
         if any(p.text for p in kept):
             return kept
         if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
@@ -866,6 +874,10 @@ class RulePatient:
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
+        if _OTHER_DEGREE_Q.search(question) and not _PAIN_DEGREE_Q.search(question):
+            # 肿得厉害吗 / 头发掉得厉害不厉害: how bad another finding is, told by that finding's clause or
+            # the other topics, never the pain score
+            return []
         pieces: list[_Piece] = []
         vitals = self.case.vitals
         score = vitals.pain_score if vitals else None
@@ -886,7 +898,7 @@ class RulePatient:
 
     def _radiation(self, question: str) -> list[_Piece]:
         # a pain that spread (迅速波及全腹, 转移至右下腹) went somewhere else: never 没往别的地方窜
-        picked = self._hpi_with(re.compile(r"放射|牵涉|窜|波及|蔓延|扩散|延及|转移至|移至|移到"), denials=True)[:1]
+        picked = self._hpi_with(re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到"), denials=True)[:1]
         if picked:
             return self._from("hpi", picked, 1)
         if not self.pain:
@@ -1151,12 +1163,16 @@ class RulePatient:
             # a finding the text layer did not name (咳白色黏痰 for 有痰吗): never denied, told from its clause
             for field in ("hpi", "chief_complaint"):
                 for clause in self._clauses(field):
-                    if re.search(stem, clause) and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
-                            and not _RELATIVE.search(clause):
+                    hit = re.search(stem, clause)
+                    if hit and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
+                            and not _RELATIVE.search(clause) and not local_warmth_at(clause, hit.start()):
                         unit = self.units.get(clause, (clause,))
                         return _Piece(f"有，{self._say_unit(unit)}", field, unit)
         if symptom in self.present_anywhere:
             return _Piece(f"{lay_name}这个我没太注意", content=False)
+        if symptom in _NORMAL_FUNCTIONS:
+            # a function whose absence is the finding (停止排气): a record silent on it has it going on as usual
+            return _Piece(_NORMAL_FUNCTIONS[symptom], default=True)
         return _Piece(_denied(lay_name), default=True)
 
     # ---- named content
@@ -1527,7 +1543,12 @@ class RulePatient:
         if self.subject == "孩子":
             age = demo.age_years if demo else 0
             return self._default("孩子还小，还没上学" if age < 3 else "孩子还小，在上幼儿园" if age < 7 else "孩子在上学")
-        return self._default("这个跟我这病有关系吗？平时也没接触过什么有毒有害的东西")
+        # a record silent on the job: an unscripted item, said plainly (a patient asked their job tells it; 有关系吗
+        # is no answer), retired past the usual retiring age
+        age = demo.age_years if demo else 0
+        retired = age >= (55 if demo and demo.sex == "女" else 60)
+        return self._default("已经退休了，平时也没接触过什么有毒有害的东西" if retired
+                             else "就是普通上班的，平时也没接触过什么有毒有害的东西")
 
     def _women(self, topic: str, question: str) -> list[_Piece]:
         demo = self.case.demographics
@@ -1544,15 +1565,19 @@ class RulePatient:
         if topic == "menstrual" and weeks:
             # pregnant now: the last period is the start of the pregnancy, the due date follows from it
             told: list[_Piece] = []
-            dated = [c for c in clauses if re.search(r"末次月经", c) and re.search(r"\d+\s*[月.\-/年]\s*\d+", c)]
+            # a date, or how long ago (末次月经7周前): either tells when, so never 记不太准 beside it
+            dated = [c for c in clauses if re.search(r"末次月经", c)
+                     and re.search(r"\d+\s*[月.\-/年]\s*\d+|\d+\s*(周|天|个月)前", c)]
+            # 停经7周 is a late period, not yet a known pregnancy (the lay words say the same: lay._before_table)
+            now = f"现在怀孕{weeks}周了" if self._pregnancy_known() else f"月经已经{weeks}周没来了"
             if re.search(r"末次|最后一次|上次", question):
                 told += self._from(field, dated, 1) or [_Piece(
-                    f"上次来月经具体是哪天我记不太准了，现在怀孕{weeks}周了", field, (f"孕{weeks}周",))]
+                    f"上次来月经具体是哪天我记不太准了，{now}", field, (f"孕{weeks}周",))]
             if _DUE_Q.search(question):
                 left = 40 - weeks
                 told.append(_Piece(f"预产期还有差不多{left}周" if left > 0 else "已经到预产期了", field, ("预产期",)))
-            if re.search(r"准|规律|按时|周期|平时", question):
-                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 1)
+            if re.search(r"准|规律|按时|周期|平时|多少天|几天", question):
+                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 2)
             if told:
                 return told
         if topic == "menstrual":
@@ -1606,11 +1631,14 @@ class RulePatient:
         for asked, says, silent in _MENSES_ASPECTS:
             if not asked.search(question):
                 continue
-            hit = next(((f, c) for f, pool in (("hpi", now), (field, clauses)) for c in pool
-                        if says.search(c) and c not in told), None)
-            if hit:
-                told.add(hit[1])
-                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(*hit[:1], [hit[1]], 1)]
+            # the part's clauses from the first source telling it, two at most: 平素月经规律，周期28–30天 both
+            # answer 准不准、多少天来一次
+            hits = next(([(f, c) for c in pool if says.search(c) and c not in told][:2]
+                         for f, pool in (("hpi", now), (field, clauses))
+                         if any(says.search(c) and c not in told for c in pool)), [])
+            if hits:
+                told.update(c for _, c in hits)
+                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(hits[0][0], [c for _, c in hits], 2)]
             elif silent:
                 # what a woman knows of her own periods: the record's silence is no
                 pieces += [replace(p, keys=("menstrual:asked",)) for p in self._default(silent)]
@@ -1648,6 +1676,14 @@ class RulePatient:
             if m:
                 return int(m.group(1))
         return None
+
+    def _pregnancy_known(self) -> bool:
+        """Is the pregnancy one she knows of: named as such (孕34周, 怀孕), confirmed by a test, or a late period
+        long enough (12 weeks, the first antenatal visit) that it has been — not 停经7周 alone."""
+        text = self.text("chief_complaint") + self.text("hpi") + self.text("menstrual_obstetric_history")
+        late = re.search(r"停经(\d+)", text)
+        return bool(re.search(r"(?<!停经)(?<!未)(孕\d|怀孕|妊娠试验阳性|验孕|两道杠|产检|胎动|(?<!确认)宫内(单胎|妊娠|孕))", text)) \
+            or bool(late and int(late.group(1)) >= 12)
 
     def _abortions(self, field: str, clauses: list[str]) -> list[_Piece]:
         """流过产、刮过宫没有: what the record says, or what G and P say (G2P1 now pregnant: none)."""
@@ -1903,6 +1939,8 @@ def _denied(lay_name: str) -> str:
     inner = re.fullmatch(r"(\w{1,3}[里上中])有(\w+)", lay_name)
     if inner:  # 尿里有血 → 尿里没有血, never 没有尿里有血
         return f"{inner.group(1)}没有{inner.group(2)}"
+    if re.fullmatch(r"\w{1,3}了", lay_name):  # 胖了 → 没胖, never 没有胖了
+        return "没" + lay_name[:-1]
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
 
 

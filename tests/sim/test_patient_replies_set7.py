@@ -1,0 +1,97 @@
+"""Reply classes a physician faulted on reply check set 7 (tests/sim/data/reply_check7_verdicts_after.jsonl),
+by mechanism: chart wording and garbled conversions in lay speech, a late period said as a pregnancy, a warm
+joint read as a fever, the pain score given for how bad another finding is, a non-answer to the job, a course
+the record calls gradual said as unchanged, and a normal function denied on a silent record."""
+
+from __future__ import annotations
+
+from medsim.scenario.registry import get_scenario
+from medsim.sim import lay
+from medsim.sim.patient_rule import RulePatient
+from medsim.text import analyze
+
+
+def ask(scenario: str, case_id: str, question: str) -> str:
+    loaded = get_scenario(scenario)
+    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
+    p.opening_sync()
+    return p.reply_sync(question).text
+
+
+def test_chart_words_are_said_in_lay_words():
+    # felt / gradually felt, the history-taker's 追问, eyelids, toilet, waking, drinking, effort tolerance
+    assert lay.clause_to_lay("感心跳快而乱") == "觉得心跳又快又乱"
+    assert "渐感" not in lay.clause_to_lay("患者3个月来渐感乏力") and "慢慢" in lay.clause_to_lay("患者3个月来渐感乏力")
+    assert "追问" not in lay.clause_to_lay("追问3天前已有轻度咳嗽")
+    assert "眼皮" in lay.clause_to_lay("晨起眼睑浮肿") and "眼睑" not in lay.clause_to_lay("晨起眼睑浮肿")
+    said = lay.clause_to_lay("如厕时晕倒1次，数秒后自行清醒")
+    assert "如厕" not in said and "厕所" in said and "清醒" not in said
+    assert "饮" not in lay.clause_to_lay("每周饮白酒2次") and "喝白酒" in lay.clause_to_lay("每周饮白酒2次")
+    assert "耐量" not in lay.clause_to_lay("伴气短、活动耐量下降")
+    assert "不规则" not in lay.clause_to_lay("不规则口服布洛芬")
+    # a joint named by the chart (第一跖趾关节) is the big toe to the patient
+    assert "跖趾" not in lay.clause_to_lay("左足第一跖趾关节红肿") and "大脚趾" in lay.clause_to_lay("左足第一跖趾关节红肿")
+
+
+def test_a_range_is_said_in_words():
+    assert lay.clause_to_lay("每次2–3瓶") == "每次2到3瓶"
+    assert "26到32天" in lay.clause_to_lay("周期26–32天")
+
+
+def test_a_shorter_key_never_garbles_a_longer_term():
+    # 放射 (of a pain) is 窜, but 放射性碘 is no spreading pain; 无尿 is no 无 + 尿中排石; 不舒服 took no medicine
+    assert "窜" not in lay.clause_to_lay("否认放射性碘治疗史")
+    said = lay.clause_to_lay("无尿中排石史")
+    assert "排尿" not in said and "石头" in said and said.startswith("没")
+    assert lay.clause_to_lay("有轻度阵发性肚子不舒服") == "有点一阵一阵的肚子不舒服"
+    assert "吃了" not in lay.clause_to_lay("胃部不舒服")
+    assert "吃了" in lay.clause_to_lay("昨晚服布洛芬")  # a medicine taken still is
+
+
+def test_a_late_period_is_not_said_as_a_pregnancy():
+    # 停经7周 is a late period: not 怀孕 until confirmed (by 12 weeks, the first antenatal visit, it is)
+    assert "怀孕" not in lay.complaint_to_lay("停经6周，阴道流血1天") and "没来月经" in lay.complaint_to_lay("停经6周，阴道流血1天")
+    assert "怀孕34周" in lay.clause_to_lay("停经34周")
+    assert "怀孕" not in ask("triage", "tri-005", "哪里不舒服？")
+
+
+def test_a_warm_joint_is_not_a_fever():
+    # 局部红肿发热 of a gouty toe is a warm spot: the text layer reads no fever there, a fever still is one
+    assert "发热" not in {f.norm for f in analyze("右膝关节红肿发热").findings}
+    assert "发热" not in {f.norm for f in analyze("局部红肿发热").findings}
+    assert "发热" in {f.norm for f in analyze("伴发热、寒战").findings}
+    reply = ask("consultation", "con-023", "发烧没有？打不打寒战？")
+    assert not reply.startswith("有") and "寒战" in reply
+
+
+def test_how_bad_another_finding_is_gets_no_pain_score():
+    # 头发掉得厉害不厉害 asks about the hair, not the pain: no 说不好有多厉害, no score
+    reply = ask("consultation", "con-014", "皮肤干不干？头发掉得厉害不厉害？")
+    assert "厉害" not in reply and "掉" in reply
+    assert "分" not in ask("consultation", "con-023", "脚趾头红不红、热不热、肿得厉害吗？")
+    # the pain's own severity still gets it
+    assert "8分" in ask("consultation", "con-023", "疼得有多厉害？0到10分，您打几分？")
+
+
+def test_where_the_pain_goes_is_not_how_bad_it_is():
+    reply = ask("diagnosis", "inp-05", "疼得往别处跑不跑？后背、肩膀疼不疼？")
+    assert "分" not in reply and "整个肚子" in reply
+
+
+def test_a_job_the_record_does_not_give_is_still_answered():
+    # a patient asked their job says it: never 这个跟我这病有关系吗
+    for scenario, case_id, retired in (("diagnosis", "inp-05", False), ("diagnosis", "inp-44", True)):
+        reply = ask(scenario, case_id, "您是干什么工作的？")
+        assert "有关系吗" not in reply and ("退休" in reply) == retired
+
+
+def test_a_course_the_record_calls_gradual_is_not_said_unchanged():
+    # 半年来渐感乏力: it came on gradually, so never 也没有更重
+    reply = ask("consultation", "con-014", "这没劲儿是从什么时候开始的？是慢慢越来越重的吗？")
+    assert "没有更重" not in reply and "慢慢" in reply
+
+
+def test_a_normal_function_is_not_denied_on_a_silent_record():
+    # no flatus would be a sign of obstruction the record does not give: asked of a silent record, it goes on
+    reply = ask("diagnosis", "inp-05", "疼起来以后还放屁吗？")
+    assert "没有放屁" not in reply and "放屁" in reply
