@@ -63,6 +63,7 @@ _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
 # how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
 _ASPECTS = frozenset({"triggers", "character", "severity"})
+_RANGE = re.compile(r"\d+(?:\.\d+)?\s*[–—～~\-]\s*\d+(?:\.\d+)?\s*[天周月年次岁瓶支片]")
 # how bad something other than the pain is (肿得厉害吗, 掉得厉害不厉害, 咳得厉害): the thing before 得
 _OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
 _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
@@ -75,6 +76,16 @@ _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
+_OTHERS_Q = re.compile(r"别的|其他|其它")
+_EARLIER_C = re.compile(r"类似|有过|曾|既往")
+# constant or in bouts, asked as a choice, and the record words that tell which
+_STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
+                                r"阵发.{0,3}还是.{0,3}持续|持续.{0,3}还是.{0,3}阵发")
+_STEADY_OR_BOUTS_C = re.compile(r"持续(至今|性|存在|不缓解|不退|不止)|阵发|间断|间歇|发作性|时有时无")
+# a clause cut at its 后 (聚餐吃海鲜、喝啤酒后，夜间突发…): said alone, it needs what came after
+_AFTER_ALONE = re.compile(r"(?<![以之术产])后$")
+# what they were doing when it began (当时在干什么, 疼起来的时候在做什么)
+_DOING_AT_ONSET_Q = re.compile(r"(当时|那会儿?|那时候?)\S{0,2}(在)?(干|做)(什么|啥|嘛)|(疼|犯|发作|开始)\S{0,3}的时候\S{0,2}在(干|做)")
 _FOUND_BECAUSE = re.compile(r"因\S{1,6}?(测|查|体检|发现|就诊|检查)")
 _WELL_BEFORE_Q = re.compile(r"发病前|得病前|犯病前|最后一次好好|好好的|能自理|生活\S{0,3}自理|最后正常")
 _WELL_BEFORE_C = re.compile(r"^(发病|起病|病)前|最后正常|发病前\S{0,4}(正常|自理)")
@@ -346,6 +357,10 @@ class RulePatient:
             told_by_doctor = re.search(r"说过|医生说|大夫说|告诉过", question)
             pieces += [replace(p, text=f"没听医生说过{_asked_name(c, question)}") if p.default and told_by_doctor else p
                        for c, p in heard if p.content]
+        if _RELIEF_Q.search(question) and not {"relief", "course", "duration", "triggers"} & set(parsed.topics) \
+                and self.policy.allowed("hpi"):
+            # 歇一会儿或者含点药能缓过来吗, heard as the treatment: the rest half is what relieves it
+            pieces += [replace(p, keys=("relief",)) for p in self._relief(question)]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
         named = self._named(question) if parsed.topics != ["ending"] and not about_others and not earlier else []
@@ -358,6 +373,7 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
+        pieces = self._others_denied(question, pieces)
         pieces += self._drugs_not_taken(question)
         pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
         pieces += self._how_often(question, pieces)
@@ -369,6 +385,18 @@ class RulePatient:
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
         return pieces, parsed, keys, repeated, answered
+
+    def _others_denied(self, question: str, pieces: list[_Piece]) -> list[_Piece]:
+        """别的关节疼不疼 asked where the record says 无其他关节肿痛: that denial is the answer, not the complaint's
+        own joint told as a yes."""
+        if not _OTHERS_Q.search(question):
+            return pieces
+        for clause, _ in self.hpi:
+            if _DENIAL.match(clause) and _OTHERS_Q.search(clause) and \
+                    len(gist.shared(question, clause, ignore=gist.content_chars("其他其它别的"))) >= 2:
+                denial = _Piece(self._say(clause), "hpi", (clause,), keys=("associated",))
+                return [denial] + [p for p in pieces if not (p.content and p.text.startswith("有"))]
+        return pieces
 
     def _symptoms_under_an_aspect(self, parsed, question: str):
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
@@ -403,8 +431,8 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) or k == "radiation"
-            for k in p.keys)]  # where a pain went (扩到整个肚子) shares no word with 往别处跑不跑 by nature
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:"))
+            or (k == "radiation" and p.content and not p.default) for k in p.keys)]  # where a pain went (扩到整个肚子) shares no word with 往别处跑不跑 by nature
         if any(p.text for p in kept):
             return kept
         if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
@@ -780,6 +808,9 @@ class RulePatient:
             if best >= 2:
                 unit = next(u for n, u in spans if n == best)
                 return [_Piece(self._say_unit(unit), "hpi", unit)]
+            steady = [c for c, _ in self.hpi if re.search(r"持续(至今|存在|不缓解|不止)|一直(没停|未停)", c)]
+            if steady:  # 每次多长时间, of what has not stopped since it began (发作持续至今): that it has not
+                return self._from("hpi", steady, 1)
             if re.search(r"每次|一次|每回|每一回", question):
                 return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
@@ -838,12 +869,23 @@ class RulePatient:
         return [_Piece("说不上具体哪一块", content=False)]
 
     def _character(self, question: str) -> list[_Piece]:
+        if _STEADY_OR_BOUTS_Q.search(question):
+            # 一阵一阵的还是一直都有: the clause that says which (发作持续至今, 阵发性), before any other
+            which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
+            if which:
+                return self._from("hpi", which, 1)
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
             habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
             return self._from("hpi", habit, 2) or self._default("平时大便还算正常，没什么变化")
         if discharge:
             word = {"拉": "便", "屎": "便", "大便": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
+            if _YES_NO_Q.search(question):
+                # 大便里有没有血丝或者脓, record 无黏液脓血: the clause on what is asked, whatever it names it with
+                ignore = gist.content_chars(discharge.group(0) + word) | gist.content_chars(self.text("chief_complaint"))
+                on_it = [c for c, _ in self.hpi if len(gist.shared(question, c, ignore=ignore)) >= 2]
+                if on_it:
+                    return self._from("hpi", on_it, 1)
             clauses = [c for c, _ in self.hpi if word in c and not _DENIAL.match(c)]
             clauses += [c for c, _ in self.hpi if word in c and _DENIAL.match(c)]  # 无黑便: it is not black
             if clauses:
@@ -916,6 +958,8 @@ class RulePatient:
         well = self._well_before(question)
         if well:
             return well
+        if _DOING_AT_ONSET_Q.search(question):
+            return self._doing_at_onset()
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
@@ -934,13 +978,29 @@ class RulePatient:
         clauses = [c for c in clauses if not _ARRIVAL.search(c) and not _TREAT_C.search(re.sub(r"吃了?|喝了?", "", c))
                    or re.search(r"诱因|受凉|着凉|进食|饮酒|搬|接触", c)]
         if clauses:
-            return self._from("hpi", clauses, 2)
+            return [replace(p, text=_AFTER_ALONE.sub("以后开始的", p.text)) for p in self._from("hpi", clauses, 2)]
         if _CHECKUP.match(self.text("chief_complaint")):
             return self._default("没什么原因，就是体检的时候查出来的")
         return self._default("也没什么特别的原因，自己就开始了")
 
+    def _doing_at_onset(self) -> list[_Piece]:
+        """当时在干什么: what the record says they were doing when it began (聚餐吃海鲜、喝啤酒后, 搬重物时) — a
+        trigger told in the story up to the onset, not one of a later event (如厕时晕倒) — else nothing special."""
+        order = [c for c, _ in self.hpi]
+        onset = next((i for i, c in enumerate(order) if _TIME.search(c)), 0)
+        clauses = [c for c in order[:onset + 2] if _TRIGGER_C.search(c) and not _DENIAL.match(c)
+                   and not _ARRIVAL.search(c) and (order.index(c) <= onset or not _TIME.search(c))]
+        # the doing is an item of its own (triggers:doing), so a compound question's part keeps its answer
+        got = self._from("hpi", clauses, 1) or self._default("当时也没干什么，突然就开始的")
+        return [replace(p, text=_AFTER_ALONE.sub("以后开始的", p.text), keys=("triggers:doing",)) for p in got]
+
     def _relief(self, question: str) -> list[_Piece]:
         clauses = self._hpi_with(_RELIEF_C, denials=False)
+        if not clauses:
+            # what has gone on without a break since it began (发作持续至今) was not relieved by rest either
+            steady = [c for c, _ in self.hpi if re.search(r"持续(至今|存在|不缓解|不止)", c) and not _DENIAL.match(c)]
+            if steady:
+                return [_Piece(f"歇着也没好，{self._say(steady[0])}", "hpi", (steady[0],))]
         return self._from("hpi", clauses, 2) or self._default("也没发现怎么着能好点")
 
     def _onset_mode(self, question: str) -> list[_Piece]:
@@ -995,8 +1055,9 @@ class RulePatient:
             return self._from(self._fields.get(told[0], "hpi"), told, 2) if told else \
                 self._default("家里没有制氧机，平时也不吸氧")
         clauses = []
+        earlier = self._earlier_episode() if not _BEFORE_Q.search(question) else set()
         for clause, _ in self.hpi:
-            if not _TREAT_C.search(clause) or _ARRIVAL.search(clause):
+            if not _TREAT_C.search(clause) or _ARRIVAL.search(clause) or clause in earlier:
                 continue
             clauses.append(clause)
         # a clause with a result after its colon (昨日在门诊复查血常规：WBC…): the visit is theirs to tell
@@ -1039,6 +1100,18 @@ class RulePatient:
         if doctor and not seen:
             return self._default("还没去别的地方看过，直接来的这儿")
         return self._default("来之前没吃什么药，也没去别的地方看过")
+
+    def _earlier_episode(self) -> set[str]:
+        """The hpi clauses telling an episode years before this one (1年前…有过1次类似发作，约1周自行缓解，未就诊):
+        what was done then (未就诊) is no answer to what was done this time."""
+        out: set[str] = set()
+        inside = False
+        for clause, _ in self.hpi:
+            if _TIME.search(clause):
+                inside = bool(re.search(r"\d+\s*年前", clause) and _EARLIER_C.search(clause))
+            if inside:
+                out.add(clause)
+        return out
 
     def _general(self, question: str) -> list[_Piece]:
         pieces: list[_Piece] = []
@@ -1086,6 +1159,12 @@ class RulePatient:
                 pieces += self._symptom_lines(terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"})
             elif name == "spirits" and ("乏力" in terms or self.present_anywhere & {"乏力", "嗜睡", "精神萎靡"}):
                 pieces += self._default("没什么精神，浑身没劲") if "乏力" not in terms else self._symptom_lines({"乏力"})
+            elif name == "drinks":  # the drinks asked (甜饮料 is no 茶、咖啡), else tea and coffee
+                named = [w for w, q in (("茶", r"茶(?![色样])"), ("咖啡", r"咖啡(?![色样])"), ("饮料", r"饮料|可乐"))
+                         if re.search(q, question)] or ["茶", "咖啡"]
+                # an item asked by name (general:drinks), so a compound question's part keeps its no
+                pieces += [replace(p, keys=("general:drinks",)) for p in self._default(
+                    ("平时孩子" if self.subject != "我" else "平时") + "不怎么喝" + "、".join(named))]
             elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
@@ -1638,10 +1717,10 @@ class RulePatient:
                          if any(says.search(c) and c not in told for c in pool)), [])
             if hits:
                 told.update(c for _, c in hits)
-                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(hits[0][0], [c for _, c in hits], 2)]
+                pieces += [replace(p, keys=("menstrual:asked", "menstrual")) for p in self._from(hits[0][0], [c for _, c in hits], 2)]
             elif silent:
                 # what a woman knows of her own periods: the record's silence is no
-                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._default(silent)]
+                pieces += [replace(p, keys=("menstrual:asked", "menstrual")) for p in self._default(silent)]
         return pieces
 
     def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
@@ -2095,6 +2174,10 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
     for piece in named:
         told = {s for p in out if p.content for s in p.sources}
         if set(piece.sources) <= told:
+            continue
+        # the same range told from another section (hpi 周期尚规律（26–28天）, history 周期26–28天): said once
+        ranges = {m.group(0) for src in told for m in _RANGE.finditer(src)}
+        if any(m.group(0) in ranges for src in piece.sources for m in _RANGE.finditer(src)):
             continue
         out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
         # a named statement that tells what a default only assumed replaces the default

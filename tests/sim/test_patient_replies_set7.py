@@ -95,3 +95,71 @@ def test_a_normal_function_is_not_denied_on_a_silent_record():
     # no flatus would be a sign of obstruction the record does not give: asked of a silent record, it goes on
     reply = ask("diagnosis", "inp-05", "疼起来以后还放屁吗？")
     assert "没有放屁" not in reply and "放屁" in reply
+
+
+def test_a_denial_of_the_others_answers_a_question_about_the_others():
+    # 别的关节疼不疼, record 无其他关节肿痛: no, never the gouty toe told as a yes
+    reply = ask("consultation", "con-023", "别的关节疼不疼？脚脖子、膝盖、手指头？")
+    assert not reply.startswith("有") and "别的关节" in reply and "没" in reply
+
+
+def test_what_they_were_doing_at_onset_is_answered():
+    # the second half of 几点开始疼的？当时在干什么？ is not dropped; a record with no activity at onset says so,
+    # and the syncope's 如厕时 (a later event) is not the pain's
+    reply = ask("triage", "tri-005", "肚子是几点开始疼的？当时在干什么？")
+    assert "3小时" in reply and "没干什么" in reply and "厕所" not in reply
+    # a record whose onset followed a meal tells it, as a whole sentence (no 喝啤酒后。 fragment)
+    reply = ask("consultation", "con-023", "疼起来的时候在干什么？")
+    assert "啤酒" in reply and not reply.rstrip("。").endswith("后")
+
+
+def test_the_mood_is_heard_as_the_mood():
+    # 心情怎么样 asks how the patient feels in spirits: never 具体是什么病我也不知道 for its 是不是
+    reply = ask("consultation", "con-014", "心情怎么样？是不是老提不起劲、不想说话？")
+    assert "什么病" not in reply and "心情" in reply
+
+
+def test_the_parts_of_the_periods_asked_are_told_together():
+    # 准不准、多少天来一次: both the regularity and the cycle length the record gives
+    reply = ask("triage", "tri-005", "平时月经准不准？多少天来一次？")
+    assert "按时" in reply and "28到30天" in reply
+    # when the last period was, said once: never 记不太准 beside 7周前
+    reply = ask("triage", "tri-005", "末次月经是哪天？")
+    assert "7周前" in reply and "记不" not in reply
+
+
+def test_constant_or_in_bouts_is_answered_from_the_record():
+    # 一阵一阵的还是一直都有, record 发作持续至今: it has not stopped — never 每回多长时间没注意 beside it
+    reply = ask("diagnosis", "inp-44", "心慌是一阵一阵的还是一直都有？每次多长时间？")
+    assert "没停" in reply and "没太注意" not in reply and "至今" not in reply
+    # a bout-wise complaint says so (有轻度阵发性肚子不舒服)
+    assert "一阵一阵" in ask("triage", "tri-030", "肚子疼是一阵一阵的还是一直疼？")
+
+
+def test_a_named_content_of_a_discharge_is_answered_from_its_clause():
+    # 大便里有没有血丝或者脓, record 无黏液脓血: no — not the stool's colour instead
+    reply = ask("triage", "tri-030", "大便里有没有血丝或者脓？")
+    assert reply.startswith("没") and "脓" in reply
+
+
+def test_the_rest_half_of_a_relief_question_is_answered():
+    # 歇一会儿或者含点药能缓过来吗: beside the medicine, rest — a palpitation going on since it began (持续至今)
+    # was not relieved by it
+    reply = ask("diagnosis", "inp-44", "歇一会儿或者含点药能缓过来吗？")
+    assert "歇着也没好" in reply and "没停" in reply
+
+
+def test_the_drinks_asked_are_the_drinks_answered():
+    # 甜饮料 asked: no 茶、咖啡 instead; 浓茶、咖啡 beside smoking and drinking is not dropped
+    reply = ask("consultation", "con-023", "平时爱喝甜饮料吗？")
+    assert "饮料" in reply and "咖啡" not in reply
+    reply = ask("diagnosis", "inp-44", "抽烟喝酒吗？喝不喝浓茶、咖啡？")
+    assert "抽烟" in reply and "咖啡" in reply
+
+
+def test_what_was_done_in_an_earlier_episode_is_not_this_time():
+    # 1年前…有过1次类似发作，约1周自行缓解，未就诊: asked what medicine was taken this time, not 没去看 of then
+    reply = ask("consultation", "con-023", "来之前吃了什么药？止疼药管用不？")
+    assert "没吃" in reply and reply != "没去看。"
+    # asked about then, the earlier episode is told
+    assert "没去看" in ask("consultation", "con-023", "以前犯的时候去看过没有？")
