@@ -580,7 +580,14 @@ class RulePatient:
 
     def _main_term(self) -> str | None:
         """The complaint the 主诉 names first (胸痛 in 胸痛2小时，伴大汗、头晕)."""
-        return next((f.term for f in textlink.findings(self.text("chief_complaint")) if f.polarity != "absent"), None)
+        # how far a pregnancy or a late period is (停经7周，下腹痛3小时) is no complaint: the first finding after it
+        cc = self.text("chief_complaint")
+        parts = [c for c in textlink.clauses(cc) if not _GESTATION_SAID.search(c)]
+        for text in (*parts, cc):
+            term = next((f.term for f in textlink.findings(text) if f.polarity != "absent"), None)
+            if term:
+                return term
+        return None
 
     def _main_clauses(self) -> list[str]:
         """The hpi clauses about the main complaint: those naming it and the details after them that
@@ -844,7 +851,7 @@ class RulePatient:
                 return self._from("hpi", at, 2)
         # a medicine taken for another pain (因腰痛自服布洛芬) says no place of this one
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
-                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射|窜|牵涉|波及", c))]
+                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射(?!性)|窜|牵涉|波及|扩散|扩展|蔓延", c))]
         # the clause that says where (头痛，多位于右侧颞部) before one whose body part only names the complaint
         placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)
                   and not _SELF_MED.search(c)]

@@ -163,3 +163,9 @@ def test_what_was_done_in_an_earlier_episode_is_not_this_time():
     assert "没吃" in reply and reply != "没去看。"
     # asked about then, the earlier episode is told
     assert "没去看" in ask("consultation", "con-023", "以前犯的时候去看过没有？")
+
+
+def test_a_late_period_is_not_the_complaint_whose_site_is_asked():
+    # 停经7周，下腹痛3小时: the pain is the complaint; asked left or right, where it began and where it spread
+    reply = ask("triage", "tri-005", "具体哪儿疼？左边、右边还是正中间？")
+    assert "左下" in reply and "整个肚子" in reply and "晕倒" not in reply
