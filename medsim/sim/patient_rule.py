@@ -880,7 +880,9 @@ class RulePatient:
             # 一阵一阵的还是一直都有: the clause that says which (发作持续至今, 阵发性), before any other
             which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
             if which:
-                return self._from("hpi", which, 1)
+                # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
+                unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
+                return [_Piece(self._say_unit(unit), "hpi", unit)]
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
             habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]

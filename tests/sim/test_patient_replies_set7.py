@@ -134,6 +134,9 @@ def test_constant_or_in_bouts_is_answered_from_the_record():
     assert "没停" in reply and "没太注意" not in reply and "至今" not in reply
     # a bout-wise complaint says so (有轻度阵发性肚子不舒服)
     assert "一阵一阵" in ask("triage", "tri-030", "肚子疼是一阵一阵的还是一直疼？")
+    # the which-clause is said with its sentence: never a bare 一直 for 呈持续性
+    reply = ask("triage", "tri-022", "是一直疼，还是一阵一阵的？")
+    assert "右下" in reply and reply.strip("。") != "一直"
 
 
 def test_a_named_content_of_a_discharge_is_answered_from_its_clause():
@@ -169,3 +172,8 @@ def test_a_late_period_is_not_the_complaint_whose_site_is_asked():
     # 停经7周，下腹痛3小时: the pain is the complaint; asked left or right, where it began and where it spread
     reply = ask("triage", "tri-005", "具体哪儿疼？左边、右边还是正中间？")
     assert "左下" in reply and "整个肚子" in reply and "晕倒" not in reply
+
+
+def test_a_colour_like_strong_tea_is_no_drinks_question():
+    # 尿颜色是不是像浓茶 asks the urine's colour: no 不怎么喝茶 beside it
+    assert "喝" not in ask("diagnosis", "inp-28", "尿颜色是不是像浓茶？")
