@@ -77,6 +77,10 @@ _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
 _OTHERS_Q = re.compile(r"别的|其他|其它")
+# whether people around them have it too, and the record words that tell it (同餐者1人有类似腹泻, 班里有同学发热)
+_OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同学|同事|别的(孩子|小朋友|人)|其他(孩子|小朋友|人)|一起吃)"
+                           r"\S{0,10}(也|有没有|有人|一样|类似)")
+_OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
 _EARLIER_C = re.compile(r"类似|有过|曾|既往")
 # constant or in bouts, asked as a choice, and the record words that tell which
 _STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
@@ -204,7 +208,7 @@ _LAST_MEAL = re.compile(r"(禁食|进食|进餐|吃饭|饭后|餐后|吃了)[^�
 _GENERAL = (
     ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉|"
                             r"吃不下|吃得下|口饭"),
-     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食(差|少|减少|可|尚可)|即吐|"
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食\S{0,3}(差|少|减少|可|尚可|正常)|即吐|"
                 r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
@@ -363,6 +367,8 @@ class RulePatient:
             pieces += [replace(p, keys=("relief",)) for p in self._relief(question)]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
+        # (家里人有没有也拉肚子的 asks about others: the patient's own statements are no answer)
+        about_others = about_others or ("triggers" in parsed.topics and bool(_OTHERS_ILL_Q.search(question)))
         named = self._named(question) if parsed.topics != ["ending"] and not about_others and not earlier else []
         # what each asked key drew out (a named statement another answer already tells still
         # answers its own key): information gathering tells a follow-up that got something new
@@ -969,6 +975,13 @@ class RulePatient:
             return well
         if _DOING_AT_ONSET_Q.search(question):
             return self._doing_at_onset()
+        if _OTHERS_ILL_Q.search(question):
+            # 家里人或者幼儿园别的孩子有没有也拉肚子的: the people around them, not their own story's trigger
+            around = [c for f in ("hpi", "personal_history") for c in self._clauses(f) if _OTHERS_ILL_C.search(c)]
+            places = re.findall(r"家里|家人|周围|身边|班里|班上|幼儿园|学校|单位|同事|同学", question)
+            who = "和".join(dict.fromkeys({"家人": "家里"}.get(w, w) for w in places)) or "身边"
+            return self._from("hpi", around, 2) or [replace(p, keys=("triggers:others",)) for p in self._default(
+                f"没听说{who}有谁也这样")]
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]

@@ -177,3 +177,18 @@ def test_a_late_period_is_not_the_complaint_whose_site_is_asked():
 def test_a_colour_like_strong_tea_is_no_drinks_question():
     # 尿颜色是不是像浓茶 asks the urine's colour: no 不怎么喝茶 beside it
     assert "喝" not in ask("diagnosis", "inp-28", "尿颜色是不是像浓茶？")
+
+
+def test_whether_others_around_have_it_is_answered_about_the_others():
+    # 家里人或者幼儿园别的孩子有没有也拉肚子的: the people around, not the child's own story again
+    reply = ask("triage", "tri-030", "家里人或者幼儿园别的孩子有没有也拉肚子的？")
+    assert "冰淇淋" not in reply and "家里" in reply and "幼儿园" in reply and "没" in reply
+    # a record that tells it says it, in lay words
+    reply = ask("consultation", "con-003", "周围同事有没有也发烧的？")
+    assert "同事" in reply and "无" not in reply and "症状" not in reply
+
+
+def test_eating_and_drinking_as_usual_is_the_record_s_not_a_stock_line():
+    # 进食饮水正常: told as the record says, not 平时吃饭还行
+    reply = ask("triage", "tri-030", "还能喝水、吃东西吗？")
+    assert "正常" in reply and "平时" not in reply
