@@ -192,3 +192,12 @@ def test_eating_and_drinking_as_usual_is_the_record_s_not_a_stock_line():
     # 进食饮水正常: told as the record says, not 平时吃饭还行
     reply = ask("triage", "tri-030", "还能喝水、吃东西吗？")
     assert "正常" in reply and "平时" not in reply
+
+
+def test_a_blackout_of_vision_is_not_a_faint():
+    # 眼前发黑 (黑矇) is not 晕厥: asked of a woman who fainted, the faint is not told as its yes; a record denying
+    # both (无晕厥、黑矇) denies both
+    reply = ask("triage", "tri-005", "晕之前有没有眼前发黑、出冷汗、心慌？")
+    assert not reply.startswith("有，1小时前") and "心慌" in reply
+    reply = ask("diagnosis", "inp-44", "有没有眼前发黑、晕倒？")
+    assert "眼前" in reply and "晕倒" in reply and "没有" in reply
