@@ -82,6 +82,7 @@ _OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿�
                            r"\S{0,10}(也|有没有|有人|一样|类似)")
 _OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
 _EARLIER_C = re.compile(r"类似|有过|曾|既往")
+_RECENT_SPAN = re.compile(r"近\S{0,2}(半年|半个月|\d+\s*(个)?(年|月|周|天))")
 # constant or in bouts, asked as a choice, and the record words that tell which
 _STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
                                 r"阵发.{0,3}还是.{0,3}持续|持续.{0,3}还是.{0,3}阵发")
@@ -986,7 +987,8 @@ class RulePatient:
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
             if re.search(r"好[点些]|轻[点些]|缓解|舒服", question):  # 活动以后是好点了还是更疼: both ways asked
-                clauses += self._hpi_with(_RELIEF_C, denials=False)
+                background = self._earlier_episode(background=True) if not _BEFORE_Q.search(question) else set()
+                clauses += [c for c in self._hpi_with(_RELIEF_C, denials=False) if c not in background]
             # the clauses on what the question names (活动, 阴天, 凉水): 双足前掌行走时疼痛 does not answer
             # 阴天下雨会不会加重 — the complaint's own words (疼, 手) do not count as shared
             common = gist.content_chars(self.text("chief_complaint"))
@@ -1017,7 +1019,8 @@ class RulePatient:
         return [replace(p, text=_AFTER_ALONE.sub("以后开始的", p.text), keys=("triggers:doing",)) for p in got]
 
     def _relief(self, question: str) -> list[_Piece]:
-        clauses = self._hpi_with(_RELIEF_C, denials=False)
+        background = self._earlier_episode(background=True) if not _BEFORE_Q.search(question) else set()
+        clauses = [c for c in self._hpi_with(_RELIEF_C, denials=False) if c not in background]
         if not clauses:
             # what has gone on without a break since it began (发作持续至今) was not relieved by rest either
             steady = [c for c, _ in self.hpi if re.search(r"持续(至今|存在|不缓解|不止)", c) and not _DENIAL.match(c)]
@@ -1123,14 +1126,19 @@ class RulePatient:
             return self._default("还没去别的地方看过，直接来的这儿")
         return self._default("来之前没吃什么药，也没去别的地方看过")
 
-    def _earlier_episode(self) -> set[str]:
+    def _earlier_episode(self, *, background: bool = False) -> set[str]:
         """The hpi clauses telling an episode years before this one (1年前…有过1次类似发作，约1周自行缓解，未就诊):
-        what was done then (未就诊) is no answer to what was done this time."""
+        what was done then (未就诊) is no answer to what was done this time. ``background`` adds a history of
+        recurrences told after the present onset (近半年反复出现剑突下隐痛…可自行缓解): what eased those is not
+        what eases the pain now."""
         out: set[str] = set()
         inside = False
+        timed = 0
         for clause, _ in self.hpi:
-            if _TIME.search(clause):
-                inside = bool(re.search(r"\d+\s*年前", clause) and _EARLIER_C.search(clause))
+            if _TIME.search(clause) or _RECENT_SPAN.search(clause):
+                timed += 1
+                inside = bool(re.search(r"\d+\s*年前", clause) and _EARLIER_C.search(clause)) or (
+                    background and timed > 1 and bool(re.search(r"反复|曾|既往|类似|有过", clause)))
             if inside:
                 out.add(clause)
         return out

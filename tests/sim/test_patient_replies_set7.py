@@ -201,3 +201,9 @@ def test_a_blackout_of_vision_is_not_a_faint():
     assert not reply.startswith("有，1小时前") and "心慌" in reply
     reply = ask("diagnosis", "inp-44", "有没有眼前发黑、晕倒？")
     assert "眼前" in reply and "晕倒" in reply and "没有" in reply
+
+
+def test_what_eased_earlier_recurrences_is_not_what_eases_the_pain_now():
+    # 2小时前突发上腹剧痛 … 近半年反复剑突下隐痛，可自行缓解: asked what eases it now, not the old pain's 自己就好了
+    reply = ask("diagnosis", "inp-05", "弯着腰、蜷着身子会不会好点？一动、一深呼吸是不是疼得更厉害？")
+    assert "自己就好了" not in reply and "活动" in reply
