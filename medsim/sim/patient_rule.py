@@ -2257,6 +2257,9 @@ _DEFAULT_CUES = {
 _STOCK_ASKED = {
     _GENERAL_BY_NAME["appetite"][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
     _GENERAL_BY_NAME["sleep"][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
+    # 老想解大便 / 肛门往下坠 name the bowels but ask a symptom, not whether they are normal
+    _GENERAL_BY_NAME["bowels"][3]: re.compile(r"大便(怎么样|咋样|怎样|正常|好不好|情况|规律|习惯|次数|几次|颜色|干不干|稀不稀|成形)|"
+                                              r"二便|大小便|拉肚子|便秘|(几天|一天)\S{0,3}(一次|几次)|(解|拉)\S{0,2}大便(了|没)|大便\S{0,2}(解|拉)|排便"),
 }
 
 

@@ -207,3 +207,10 @@ def test_what_eased_earlier_recurrences_is_not_what_eases_the_pain_now():
     # 2小时前突发上腹剧痛 … 近半年反复剑突下隐痛，可自行缓解: asked what eases it now, not the old pain's 自己就好了
     reply = ask("diagnosis", "inp-05", "弯着腰、蜷着身子会不会好点？一动、一深呼吸是不是疼得更厉害？")
     assert "自己就好了" not in reply and "活动" in reply
+
+
+def test_a_bowel_symptom_asked_gets_no_bowels_are_normal_stock_line():
+    # 有没有老想解大便、肛门往下坠: the record's 肛门坠胀感, without 大便正常 beside it; asked how the bowels are, it stays
+    reply = ask("triage", "tri-005", "有没有老想解大便、肛门往下坠的感觉？")
+    assert "大便正常" not in reply and "肛门" in reply and "屁股" not in reply
+    assert "大便正常" in ask("triage", "tri-005", "大便怎么样？")
