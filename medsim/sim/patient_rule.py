@@ -438,7 +438,7 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:"))
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:", "vitals:"))
             or (k == "radiation" and p.content and not p.default) for k in p.keys)]  # where a pain went (扩到整个肚子) shares no word with 往别处跑不跑 by nature
         if any(p.text for p in kept):
             return kept
@@ -1891,13 +1891,19 @@ class RulePatient:
             want = re.compile(bp, re.IGNORECASE)
         elif _SUGAR_Q.search(question):
             want = re.compile(sugar)
-        elif _TEMP_Q.search(question):
+        elif _TEMP_Q.search(question) and not (_BODY_SIZE_Q.search(question) and not re.search(r"体温|烧|热", question)):
+            # (多重、多高 asks the body's size: its 多高 is no temperature)
             want = re.compile(temp)
             self.asked_terms |= {"发热"}  # 体温多少 asks the fever's part of 低热（37.2～37.8℃）、乏力、…
         elif _BODY_SIZE_Q.search(question):
             # 身高体重多少: a reading the record gives, else the examiner weighs; never a blood pressure instead
             weighed = [c for f in ("hpi", "personal_history") for c in self._clauses(f)
                        if re.search(r"身高|体重\S{0,3}\d", c) and not re.search(r"下降|减轻|增加|变化", c)]
+            weight = self.case.vitals.weight_kg if self.case.vitals else None
+            if not weighed and weight:
+                # one's own weight is known, roughly (the record's weighing says what it is); the height is not recorded
+                kg = round(weight)
+                return [_Piece(f"体重大概{kg}公斤，身高没仔细量过", "vitals", (f"体重 {weight}kg",), keys=("vitals:body",))]
             return self._from("hpi", weighed, 1) or [_Piece("身高体重具体多少我记不太准了，您给我量量吧", content=False)]
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)

@@ -214,3 +214,10 @@ def test_a_bowel_symptom_asked_gets_no_bowels_are_normal_stock_line():
     reply = ask("triage", "tri-005", "有没有老想解大便、肛门往下坠的感觉？")
     assert "大便正常" not in reply and "肛门" in reply and "屁股" not in reply
     assert "大便正常" in ask("triage", "tri-005", "大便怎么样？")
+
+
+def test_the_body_size_asked_is_not_a_temperature():
+    # 多重、多高: the weight the patient knows (the record's 86 kg), never a fever reading for its 多高
+    reply = ask("consultation", "con-023", "您现在多重、多高？最近胖了没有？")
+    assert "86公斤" in reply and "度" not in reply
+    assert "38.4度" in ask("diagnosis", "inp-05", "体温最高多高？")
