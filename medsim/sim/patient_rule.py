@@ -383,6 +383,7 @@ class RulePatient:
         pieces = self._others_denied(question, pieces)
         pieces += self._drugs_not_taken(question)
         pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
+        pieces = _without_complaint_beside_detail(pieces, parsed, question)
         pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
@@ -2233,6 +2234,20 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
         and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))
         for j, q in enumerate(out) if j != i))]
+
+
+_OPEN_COMPLAINT_Q = re.compile(r"(哪里|哪儿|哪|什么|啥|怎么)\S{0,2}不(舒服|得劲|好受)|来看什么|看什么病|为什么来|怎么了")
+
+
+def _without_complaint_beside_detail(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
+    """晕倒是怎么回事: heard as the complaint by its 怎么回事, but asked about one finding — the story's clause on it
+    answers, the whole complaint said again beside it does not."""
+    if "chief_complaint" not in parsed.topics or _OPEN_COMPLAINT_Q.search(question):
+        return pieces
+    detail = [p for p in pieces if p.content and p.field == "hpi" and gist.shared(question, p.text + "".join(p.sources))]
+    if not detail:
+        return pieces
+    return [p for p in pieces if p.field != "chief_complaint"]
 
 
 def _sentence(text: str) -> str:

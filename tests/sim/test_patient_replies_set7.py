@@ -221,3 +221,10 @@ def test_the_body_size_asked_is_not_a_temperature():
     reply = ask("consultation", "con-023", "您现在多重、多高？最近胖了没有？")
     assert "86公斤" in reply and "度" not in reply
     assert "38.4度" in ask("diagnosis", "inp-05", "体温最高多高？")
+
+
+def test_asked_about_one_finding_the_whole_complaint_is_not_repeated():
+    # 晕倒是怎么回事: the faint's own clause, not 停经…下腹痛…晕倒1次 again before it; an open question keeps it
+    reply = ask("triage", "tri-005", "晕倒是怎么回事？晕了多长时间？是自己醒过来的吗？")
+    assert "醒过来" in reply and "小肚子疼" not in reply
+    assert "小肚子疼" in ask("triage", "tri-005", "哪里不舒服？")
