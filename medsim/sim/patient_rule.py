@@ -1068,7 +1068,12 @@ class RulePatient:
         if before:
             clauses = [c for c in self._hpi_with(_BEFORE_C, denials=False)]
             clauses += [c for c in self._clauses("past_history") if re.search(r"类似|反复|发作|曾", c)]
-            got = self._from("hpi", clauses, 2)
+            episode = [c for c, _ in self.hpi if c in self._earlier_episode()]
+            if episode and episode[0] in clauses:
+                # an earlier episode is told whole: when, how long it took to go, what was done (1年前…有过1次类似
+                # 发作，约1周自行缓解，未就诊)
+                clauses = episode + [c for c in clauses if c not in episode]
+            got = self._from("hpi", clauses, 3 if episode else 2)
             pieces += got or self._default("以前没这样过，这是头一回")
         if change and not any(p.content and p.sources for p in pieces):
             pieces += self._default("一直是这样，没见好，也没有更重")

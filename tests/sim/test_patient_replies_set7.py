@@ -228,3 +228,9 @@ def test_asked_about_one_finding_the_whole_complaint_is_not_repeated():
     reply = ask("triage", "tri-005", "晕倒是怎么回事？晕了多长时间？是自己醒过来的吗？")
     assert "醒过来" in reply and "小肚子疼" not in reply
     assert "小肚子疼" in ask("triage", "tri-005", "哪里不舒服？")
+
+
+def test_an_earlier_episode_is_told_whole():
+    # 以前这么疼过没有？每次多久好: when it was, that it went in about a week, that no one saw it
+    reply = ask("consultation", "con-023", "以前这么疼过没有？犯过几次，每次多久好？")
+    assert "1年前" in reply and "1周" in reply
