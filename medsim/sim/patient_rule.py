@@ -384,6 +384,7 @@ class RulePatient:
         pieces += self._drugs_not_taken(question)
         pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
         pieces = _without_complaint_beside_detail(pieces, parsed, question)
+        pieces = _drugs_said_once(pieces)
         pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
@@ -2239,6 +2240,16 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
         and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))
         for j, q in enumerate(out) if j != i))]
+
+
+def _drugs_said_once(pieces: list[_Piece]) -> list[_Piece]:
+    """A medicine the story tells (自行不规则口服奥美拉唑) is not told again from the medication list (近半年不规则
+    自服奥美拉唑) in the same reply."""
+    told = {d for p in pieces if p.content and p.field != "medications" for d in drugs_in(p.text)}
+    figures = {n for p in pieces if p.content and p.field != "medications" for n in re.findall(r"\d+(?:\.\d+)?", p.text)}
+    # (a list entry with a dose the story does not give, 布洛芬缓释胶囊 0.3g 一天两次, still says something)
+    return [p for p in pieces if not (p.field == "medications" and (ds := set(drugs_in(p.text))) and ds <= told
+                                      and set(re.findall(r"\d+(?:\.\d+)?", p.text)) <= figures)]
 
 
 _OPEN_COMPLAINT_Q = re.compile(r"(哪里|哪儿|哪|什么|啥|怎么)\S{0,2}不(舒服|得劲|好受)|来看什么|看什么病|为什么来|怎么了")

@@ -234,3 +234,11 @@ def test_an_earlier_episode_is_told_whole():
     # 以前这么疼过没有？每次多久好: when it was, that it went in about a week, that no one saw it
     reply = ask("consultation", "con-023", "以前这么疼过没有？犯过几次，每次多久好？")
     assert "1年前" in reply and "1周" in reply
+
+
+def test_a_medicine_is_told_once_in_a_reply():
+    # the story's 自行不规则口服奥美拉唑 and the list's 近半年不规则自服奥美拉唑 are one medicine; asked the list alone,
+    # it is told
+    reply = ask("diagnosis", "inp-05", "来之前吃过什么药？打过针没有？管用吗？")
+    assert reply.count("奥美拉唑") == 1
+    assert "奥美拉唑" in ask("diagnosis", "inp-05", "平时吃什么药？")
