@@ -346,6 +346,7 @@ def _before_table(text: str) -> str:
     text = re.sub(r"停经(\d+)(?=周)", lambda m: f"{'怀孕' if int(m.group(1)) >= 12 else '已经'}{m.group(1)}", text)
     text = re.sub(r"^(.*已经\d+)周(.*)$", r"\1周没来月经\2", text) if re.search(r"已经\d+周", text) else text
     text = re.sub(r"(月经)?周期(?:为|约)?(\d+(?:到\d+)?)天", r"每\2天来一次", text)  # 周期28–30天: how often it comes
+    text = re.sub(r"(^|，)共(?=\d)", r"\1一共", text)  # 共3次 → 一共3次
     text = re.sub(r"[（(]\s*\d+\s*包年\s*[）)]|，?\d+\s*包年", "", text)  # a pack-year figure is the doctor's sum
     text = re.sub(r"吸烟指数\s*\d+\s*年支", "抽了很多年了", text)
     text = re.sub(r"^(无|否认)(.+?)长期接触史$", r"没长期接触过\2", text)

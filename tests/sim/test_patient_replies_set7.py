@@ -242,3 +242,8 @@ def test_a_medicine_is_told_once_in_a_reply():
     reply = ask("diagnosis", "inp-05", "来之前吃过什么药？打过针没有？管用吗？")
     assert reply.count("奥美拉唑") == 1
     assert "奥美拉唑" in ask("diagnosis", "inp-05", "平时吃什么药？")
+
+
+def test_how_many_times_so_far_is_told():
+    # 一天拉了几回, record 腹泻，共3次: the count
+    assert "一共3次" in ask("triage", "tri-030", "一天拉了几回？每回量多不多？")
