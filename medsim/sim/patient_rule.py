@@ -462,7 +462,14 @@ class RulePatient:
         if not _HOW_OFTEN_Q.search(question) or any(_COUNT_SAID.search(p.text) for p in pieces):
             return []
         told = {s for p in pieces for s in p.sources}
-        clauses = [c for c, _ in self.hpi if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)]
+        order = [c for c, _ in self.hpi]
+        act = re.search(r"(拉|吐|解|咳)了?(几|多少)", question)
+        of_act = {"拉": r"泻|拉|便", "解": r"便|尿", "吐": r"吐|呕", "咳": r"咳"}.get(act.group(1)) if act else None
+
+        def counts_it(i: int) -> bool:  # 吐了几次 is not told 共3次 of the diarrhoea before it
+            return not of_act or bool(re.search(of_act, order[i] + (order[i - 1] if i and order[i].startswith("共") else "")))
+        clauses = [c for i, c in enumerate(order) if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)
+                   and counts_it(i)]
         return self._from("hpi", clauses, 1)
 
     def _clauses_about(self, question: str) -> list[_Piece]:

@@ -247,3 +247,6 @@ def test_a_medicine_is_told_once_in_a_reply():
 def test_how_many_times_so_far_is_told():
     # 一天拉了几回, record 腹泻，共3次: the count
     assert "一共3次" in ask("triage", "tri-030", "一天拉了几回？每回量多不多？")
+    # the count of one act is not told for another: the child did not vomit
+    reply = ask("triage", "tri-030", "吐不吐？吐了几次，吐的是什么？")
+    assert "没有吐" in reply and "3次" not in reply
