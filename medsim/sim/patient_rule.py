@@ -1240,8 +1240,9 @@ class RulePatient:
 
         symptoms = _symptom_canon()
         main = self._main_term()
+        # (停经7周 is how far a late period or a pregnancy is, no other complaint)
         present = [c for c, _ in self.hpi if not _DENIAL.match(c) and not re.match(r"^(既往|以前|曾|平时)", c)
-                   and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
+                   and not _GESTATION_SAID.search(c) and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
                            and f.term not in _DETAIL_TERMS
                            and not (main and _PAIN.search(main) and _PAIN.search(f.term)) for f in textlink.findings(c))]
         return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")

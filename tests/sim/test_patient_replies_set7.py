@@ -250,3 +250,8 @@ def test_how_many_times_so_far_is_told():
     # the count of one act is not told for another: the child did not vomit
     reply = ask("triage", "tri-030", "吐不吐？吐了几次，吐的是什么？")
     assert "没有吐" in reply and "3次" not in reply
+
+
+def test_a_late_period_is_not_listed_among_other_complaints():
+    reply = ask("triage", "tri-005", "还有别的不舒服吗？")
+    assert "月经" not in reply and "肛门" in reply
