@@ -29,6 +29,7 @@ from medsim.sim.topics import _body_pattern as body_parts
 from medsim.sim.topics import classify
 from medsim.sim.transcript import Turn
 from medsim.text import gist
+from medsim.text.entities import local_warmth_at
 from medsim.text.match import class_member, drugs_in
 
 
@@ -49,6 +50,9 @@ _ORDER_TAG = re.compile(r"【[^】]*】[^\n？?]*")
 # findings that describe another (月经量多，有大血块; 有排气): asked about by name, never listed as
 # another complaint
 _DETAIL_TERMS = frozenset({"血块", "排气"})
+# what the body goes on doing when nothing is wrong with it: asked of a silent record, it is there (没有放屁 would
+# be a sign the record does not give)
+_NORMAL_FUNCTIONS = {"排气": "放屁还正常", "排便": "大便还能解"}
 _EARLIER_PREGNANCY_Q = re.compile(r"以前怀|上一胎|上次怀|前几胎|之前怀|以往怀孕|前一胎")
 _MODE_Q = re.compile(r"一下子|突然|猛地|慢慢|逐渐|渐渐|一点点")
 _MODE_C = re.compile(r"突然|突发|骤然|急起|逐渐|渐进|缓慢|慢慢")
@@ -59,6 +63,10 @@ _GESTATION_SAID = re.compile(r"怀孕\S*周|停经|孕\d")
 _DRUG_CLASS_WORD = re.compile(r"[药素剂菌苗类]$|中药|西药|偏方|保健品")
 # how long one episode or one state lasts (要多长时间才能活动开, 每回难受多长时间), not since when
 _ASPECTS = frozenset({"triggers", "character", "severity"})
+_RANGE = re.compile(r"\d+(?:\.\d+)?\s*[–—～~\-]\s*\d+(?:\.\d+)?\s*[天周月年次岁瓶支片]")
+# how bad something other than the pain is (肿得厉害吗, 掉得厉害不厉害, 咳得厉害): the thing before 得
+_OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
+_PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
 _TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
 _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|午后|傍晚|晚上|入睡")
@@ -68,6 +76,21 @@ _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
+_OTHERS_Q = re.compile(r"别的|其他|其它")
+# whether people around them have it too, and the record words that tell it (同餐者1人有类似腹泻, 班里有同学发热)
+_OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同学|同事|别的(孩子|小朋友|人)|其他(孩子|小朋友|人)|一起吃)"
+                           r"\S{0,10}(也|有没有|有人|一样|类似)")
+_OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
+_EARLIER_C = re.compile(r"类似|有过|曾|既往")
+_RECENT_SPAN = re.compile(r"近\S{0,2}(半年|半个月|\d+\s*(个)?(年|月|周|天))")
+# constant or in bouts, asked as a choice, and the record words that tell which
+_STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
+                                r"阵发.{0,3}还是.{0,3}持续|持续.{0,3}还是.{0,3}阵发")
+_STEADY_OR_BOUTS_C = re.compile(r"持续(至今|性|存在|不缓解|不退|不止)|阵发|间断|间歇|发作性|时有时无")
+# a clause cut at its 后 (聚餐吃海鲜、喝啤酒后，夜间突发…): said alone, it needs what came after
+_AFTER_ALONE = re.compile(r"(?<![以之术产])后$")
+# what they were doing when it began (当时在干什么, 疼起来的时候在做什么)
+_DOING_AT_ONSET_Q = re.compile(r"(当时|那会儿?|那时候?)\S{0,2}(在)?(干|做)(什么|啥|嘛)|(疼|犯|发作|开始)\S{0,3}的时候\S{0,2}在(干|做)")
 _FOUND_BECAUSE = re.compile(r"因\S{1,6}?(测|查|体检|发现|就诊|检查)")
 _WELL_BEFORE_Q = re.compile(r"发病前|得病前|犯病前|最后一次好好|好好的|能自理|生活\S{0,3}自理|最后正常")
 _WELL_BEFORE_C = re.compile(r"^(发病|起病|病)前|最后正常|发病前\S{0,4}(正常|自理)")
@@ -82,7 +105,7 @@ _MENSES = re.compile(r"月经|初潮|周期|经期|末次|绝经|痛经|经量|\
 _MENSES_ASPECTS = (
     (re.compile(r"初潮|第一次来|头一次来|几岁(来|开始)"), re.compile(r"初潮"), ""),
     (re.compile(r"周期|准不准|规律|多少天来|几天来一次|多久来一次|按时"), re.compile(r"周期|规律|\d+\s*[/／]\s*\d+"), ""),
-    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
+    (re.compile(r"来几天|几天(干净|完)|经期|持续几天|每次来多久|每(次|回)(来)?几天"), re.compile(r"经期(延长|\d)|行经|持续\d|\d+\s*[/／]"), ""),
     (re.compile(r"末次|最后一次|上次来|上次月经|哪天来"), re.compile(r"末次"), ""),
     (re.compile(r"几片|卫生巾|湿透"), re.compile(r"卫生巾"), ""),
     (re.compile(r"量(多|大|少)"), re.compile(r"量"), ""),
@@ -118,7 +141,7 @@ _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|�
 _AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加|不敢(翻身|深呼吸|呼吸|动|咳嗽|活动|走|弯腰|吃)")
 # what relieves it includes the rest or posture the record says is needed (需躺在暗处休息, 需端坐)
 _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|暂降|需(躺|卧|端坐|坐起|休息|歇)|端坐|抱膝|蜷")
-_COURSE_C = re.compile(r"加重|好转|逐渐|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
+_COURSE_C = re.compile(r"加重|好转|逐渐|渐感|渐(?=扩|增|加|出现|明显)|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
 _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
@@ -186,7 +209,7 @@ _LAST_MEAL = re.compile(r"(禁食|进食|进餐|吃饭|饭后|餐后|吃了)[^�
 _GENERAL = (
     ("appetite", re.compile(r"吃饭|胃口|食欲|饭量|吃得|吃奶|喝奶|奶量|饮食|吃东西|能吃|进食|吃的|饮水|喝水|食饭|母乳|奶粉|"
                             r"吃不下|吃得下|口饭"),
-     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食(差|少|减少|可|尚可)|即吐|"
+     re.compile(r"食欲|胃口|纳差|纳可|纳呆|吃饭|吃不下|不愿吃|不想吃|吃奶|奶量|饮食|食量|饭量|进食\S{0,3}(差|少|减少|可|尚可|正常)|即吐|"
                 r"(喝水|饮水)(尚|还)?(少|差|减少|可|多|增多)"),
      "平时吃饭还行，胃口跟以前差不多"),
     # how much one drinks (每日饮水约3000mL) is told when asked, never assumed
@@ -339,8 +362,14 @@ class RulePatient:
             told_by_doctor = re.search(r"说过|医生说|大夫说|告诉过", question)
             pieces += [replace(p, text=f"没听医生说过{_asked_name(c, question)}") if p.default and told_by_doctor else p
                        for c, p in heard if p.content]
+        if _RELIEF_Q.search(question) and not {"relief", "course", "duration", "triggers"} & set(parsed.topics) \
+                and self.policy.allowed("hpi"):
+            # 歇一会儿或者含点药能缓过来吗, heard as the treatment: the rest half is what relieves it
+            pieces += [replace(p, keys=("relief",)) for p in self._relief(question)]
         if _PAST_STAY_Q.search(question) and "past_history" not in parsed.topics and self.policy.allowed("past_history"):
             pieces += [replace(p, keys=("past_history",)) for p in self._stays()]  # 住过几次院, heard as another topic
+        # (家里人有没有也拉肚子的 asks about others: the patient's own statements are no answer)
+        about_others = about_others or ("triggers" in parsed.topics and bool(_OTHERS_ILL_Q.search(question)))
         named = self._named(question) if parsed.topics != ["ending"] and not about_others and not earlier else []
         # what each asked key drew out (a named statement another answer already tells still
         # answers its own key): information gathering tells a follow-up that got something new
@@ -351,8 +380,11 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
+        pieces = self._others_denied(question, pieces)
         pieces += self._drugs_not_taken(question)
         pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
+        pieces = _without_complaint_beside_detail(pieces, parsed, question)
+        pieces = _drugs_said_once(pieces)
         pieces += self._how_often(question, pieces)
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
@@ -362,6 +394,18 @@ class RulePatient:
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
         return pieces, parsed, keys, repeated, answered
+
+    def _others_denied(self, question: str, pieces: list[_Piece]) -> list[_Piece]:
+        """别的关节疼不疼 asked where the record says 无其他关节肿痛: that denial is the answer, not the complaint's
+        own joint told as a yes."""
+        if not _OTHERS_Q.search(question):
+            return pieces
+        for clause, _ in self.hpi:
+            if _DENIAL.match(clause) and _OTHERS_Q.search(clause) and \
+                    len(gist.shared(question, clause, ignore=gist.content_chars("其他其它别的"))) >= 2:
+                denial = _Piece(self._say(clause), "hpi", (clause,), keys=("associated",))
+                return [denial] + [p for p in pieces if not (p.content and p.text.startswith("有"))]
+        return pieces
 
     def _symptoms_under_an_aspect(self, parsed, question: str):
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
@@ -396,7 +440,8 @@ class RulePatient:
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
-            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:")) for k in p.keys)]
+            k.startswith(("associated:", "past_history:", "family_history:", "menstrual:", "vitals:"))
+            or (k == "radiation" and p.content and not p.default) for k in p.keys)]  # where a pain went (扩到整个肚子) shares no word with 往别处跑不跑 by nature
         if any(p.text for p in kept):
             return kept
         if parsed.fuzzy and not ("associated" in parsed.topics and not parsed.symptoms):
@@ -417,7 +462,14 @@ class RulePatient:
         if not _HOW_OFTEN_Q.search(question) or any(_COUNT_SAID.search(p.text) for p in pieces):
             return []
         told = {s for p in pieces for s in p.sources}
-        clauses = [c for c, _ in self.hpi if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)]
+        order = [c for c, _ in self.hpi]
+        act = re.search(r"(拉|吐|解|咳)了?(几|多少)", question)
+        of_act = {"拉": r"泻|拉|便", "解": r"便|尿", "吐": r"吐|呕", "咳": r"咳"}.get(act.group(1)) if act else None
+
+        def counts_it(i: int) -> bool:  # 吐了几次 is not told 共3次 of the diarrhoea before it
+            return not of_act or bool(re.search(of_act, order[i] + (order[i - 1] if i and order[i].startswith("共") else "")))
+        clauses = [c for i, c in enumerate(order) if _FREQUENCY_C.search(c) and c not in told and not _DENIAL.match(c)
+                   and counts_it(i)]
         return self._from("hpi", clauses, 1)
 
     def _clauses_about(self, question: str) -> list[_Piece]:
@@ -544,7 +596,14 @@ class RulePatient:
 
     def _main_term(self) -> str | None:
         """The complaint the 主诉 names first (胸痛 in 胸痛2小时，伴大汗、头晕)."""
-        return next((f.term for f in textlink.findings(self.text("chief_complaint")) if f.polarity != "absent"), None)
+        # how far a pregnancy or a late period is (停经7周，下腹痛3小时) is no complaint: the first finding after it
+        cc = self.text("chief_complaint")
+        parts = [c for c in textlink.clauses(cc) if not _GESTATION_SAID.search(c)]
+        for text in (*parts, cc):
+            term = next((f.term for f in textlink.findings(text) if f.polarity != "absent"), None)
+            if term:
+                return term
+        return None
 
     def _main_clauses(self) -> list[str]:
         """The hpi clauses about the main complaint: those naming it and the details after them that
@@ -772,6 +831,9 @@ class RulePatient:
             if best >= 2:
                 unit = next(u for n, u in spans if n == best)
                 return [_Piece(self._say_unit(unit), "hpi", unit)]
+            steady = [c for c, _ in self.hpi if re.search(r"持续(至今|存在|不缓解|不止)|一直(没停|未停)", c)]
+            if steady:  # 每次多长时间, of what has not stopped since it began (发作持续至今): that it has not
+                return self._from("hpi", steady, 1)
             if re.search(r"每次|一次|每回|每一回", question):
                 return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
@@ -805,7 +867,7 @@ class RulePatient:
                 return self._from("hpi", at, 2)
         # a medicine taken for another pain (因腰痛自服布洛芬) says no place of this one
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
-                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射|窜|牵涉|波及", c))]
+                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射(?!性)|窜|牵涉|波及|扩散|扩展|蔓延", c))]
         # the clause that says where (头痛，多位于右侧颞部) before one whose body part only names the complaint
         placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)
                   and not _SELF_MED.search(c)]
@@ -830,12 +892,25 @@ class RulePatient:
         return [_Piece("说不上具体哪一块", content=False)]
 
     def _character(self, question: str) -> list[_Piece]:
+        if _STEADY_OR_BOUTS_Q.search(question):
+            # 一阵一阵的还是一直都有: the clause that says which (发作持续至今, 阵发性), before any other
+            which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
+            if which:
+                # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
+                unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
+                return [_Piece(self._say_unit(unit), "hpi", unit)]
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
             habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
             return self._from("hpi", habit, 2) or self._default("平时大便还算正常，没什么变化")
         if discharge:
             word = {"拉": "便", "屎": "便", "大便": "便", "鼻涕": "涕"}.get(discharge.group(0), discharge.group(0))
+            if _YES_NO_Q.search(question):
+                # 大便里有没有血丝或者脓, record 无黏液脓血: the clause on what is asked, whatever it names it with
+                ignore = gist.content_chars(discharge.group(0) + word) | gist.content_chars(self.text("chief_complaint"))
+                on_it = [c for c, _ in self.hpi if len(gist.shared(question, c, ignore=ignore)) >= 2]
+                if on_it:
+                    return self._from("hpi", on_it, 1)
             clauses = [c for c, _ in self.hpi if word in c and not _DENIAL.match(c)]
             clauses += [c for c, _ in self.hpi if word in c and _DENIAL.match(c)]  # 无黑便: it is not black
             if clauses:
@@ -866,6 +941,10 @@ class RulePatient:
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
+        if _OTHER_DEGREE_Q.search(question) and not _PAIN_DEGREE_Q.search(question):
+            # 肿得厉害吗 / 头发掉得厉害不厉害: how bad another finding is, told by that finding's clause or
+            # the other topics, never the pain score
+            return []
         pieces: list[_Piece] = []
         vitals = self.case.vitals
         score = vitals.pain_score if vitals else None
@@ -886,7 +965,7 @@ class RulePatient:
 
     def _radiation(self, question: str) -> list[_Piece]:
         # a pain that spread (迅速波及全腹, 转移至右下腹) went somewhere else: never 没往别的地方窜
-        picked = self._hpi_with(re.compile(r"放射|牵涉|窜|波及|蔓延|扩散|延及|转移至|移至|移到"), denials=True)[:1]
+        picked = self._hpi_with(re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到"), denials=True)[:1]
         if picked:
             return self._from("hpi", picked, 1)
         if not self.pain:
@@ -904,11 +983,21 @@ class RulePatient:
         well = self._well_before(question)
         if well:
             return well
+        if _DOING_AT_ONSET_Q.search(question):
+            return self._doing_at_onset()
+        if _OTHERS_ILL_Q.search(question):
+            # 家里人或者幼儿园别的孩子有没有也拉肚子的: the people around them, not their own story's trigger
+            around = [c for f in ("hpi", "personal_history") for c in self._clauses(f) if _OTHERS_ILL_C.search(c)]
+            places = re.findall(r"家里|家人|周围|身边|班里|班上|幼儿园|学校|单位|同事|同学", question)
+            who = "和".join(dict.fromkeys({"家人": "家里"}.get(w, w) for w in places)) or "身边"
+            return self._from("hpi", around, 2) or [replace(p, keys=("triggers:others",)) for p in self._default(
+                f"没听说{who}有谁也这样")]
         if _AGGRAVATE_Q.search(question) and not re.search(r"诱因|原因|引起", question):
             clauses = self._hpi_with(_AGGRAVATE_C, denials=False)
             clauses = [c for c in clauses if not re.match(r"^\d|^[一二两三四五六七八九十半数]+(天|小时|周|个?月|年)前", c)]
             if re.search(r"好[点些]|轻[点些]|缓解|舒服", question):  # 活动以后是好点了还是更疼: both ways asked
-                clauses += self._hpi_with(_RELIEF_C, denials=False)
+                background = self._earlier_episode(background=True) if not _BEFORE_Q.search(question) else set()
+                clauses += [c for c in self._hpi_with(_RELIEF_C, denials=False) if c not in background]
             # the clauses on what the question names (活动, 阴天, 凉水): 双足前掌行走时疼痛 does not answer
             # 阴天下雨会不会加重 — the complaint's own words (疼, 手) do not count as shared
             common = gist.content_chars(self.text("chief_complaint"))
@@ -922,13 +1011,30 @@ class RulePatient:
         clauses = [c for c in clauses if not _ARRIVAL.search(c) and not _TREAT_C.search(re.sub(r"吃了?|喝了?", "", c))
                    or re.search(r"诱因|受凉|着凉|进食|饮酒|搬|接触", c)]
         if clauses:
-            return self._from("hpi", clauses, 2)
+            return [replace(p, text=_AFTER_ALONE.sub("以后开始的", p.text)) for p in self._from("hpi", clauses, 2)]
         if _CHECKUP.match(self.text("chief_complaint")):
             return self._default("没什么原因，就是体检的时候查出来的")
         return self._default("也没什么特别的原因，自己就开始了")
 
+    def _doing_at_onset(self) -> list[_Piece]:
+        """当时在干什么: what the record says they were doing when it began (聚餐吃海鲜、喝啤酒后, 搬重物时) — a
+        trigger told in the story up to the onset, not one of a later event (如厕时晕倒) — else nothing special."""
+        order = [c for c, _ in self.hpi]
+        onset = next((i for i, c in enumerate(order) if _TIME.search(c)), 0)
+        clauses = [c for c in order[:onset + 2] if _TRIGGER_C.search(c) and not _DENIAL.match(c)
+                   and not _ARRIVAL.search(c) and (order.index(c) <= onset or not _TIME.search(c))]
+        # the doing is an item of its own (triggers:doing), so a compound question's part keeps its answer
+        got = self._from("hpi", clauses, 1) or self._default("当时也没干什么，突然就开始的")
+        return [replace(p, text=_AFTER_ALONE.sub("以后开始的", p.text), keys=("triggers:doing",)) for p in got]
+
     def _relief(self, question: str) -> list[_Piece]:
-        clauses = self._hpi_with(_RELIEF_C, denials=False)
+        background = self._earlier_episode(background=True) if not _BEFORE_Q.search(question) else set()
+        clauses = [c for c in self._hpi_with(_RELIEF_C, denials=False) if c not in background]
+        if not clauses:
+            # what has gone on without a break since it began (发作持续至今) was not relieved by rest either
+            steady = [c for c, _ in self.hpi if re.search(r"持续(至今|存在|不缓解|不止)", c) and not _DENIAL.match(c)]
+            if steady:
+                return [_Piece(f"歇着也没好，{self._say(steady[0])}", "hpi", (steady[0],))]
         return self._from("hpi", clauses, 2) or self._default("也没发现怎么着能好点")
 
     def _onset_mode(self, question: str) -> list[_Piece]:
@@ -970,7 +1076,12 @@ class RulePatient:
         if before:
             clauses = [c for c in self._hpi_with(_BEFORE_C, denials=False)]
             clauses += [c for c in self._clauses("past_history") if re.search(r"类似|反复|发作|曾", c)]
-            got = self._from("hpi", clauses, 2)
+            episode = [c for c, _ in self.hpi if c in self._earlier_episode()]
+            if episode and episode[0] in clauses:
+                # an earlier episode is told whole: when, how long it took to go, what was done (1年前…有过1次类似
+                # 发作，约1周自行缓解，未就诊)
+                clauses = episode + [c for c in clauses if c not in episode]
+            got = self._from("hpi", clauses, 3 if episode else 2)
             pieces += got or self._default("以前没这样过，这是头一回")
         if change and not any(p.content and p.sources for p in pieces):
             pieces += self._default("一直是这样，没见好，也没有更重")
@@ -983,8 +1094,9 @@ class RulePatient:
             return self._from(self._fields.get(told[0], "hpi"), told, 2) if told else \
                 self._default("家里没有制氧机，平时也不吸氧")
         clauses = []
+        earlier = self._earlier_episode() if not _BEFORE_Q.search(question) else set()
         for clause, _ in self.hpi:
-            if not _TREAT_C.search(clause) or _ARRIVAL.search(clause):
+            if not _TREAT_C.search(clause) or _ARRIVAL.search(clause) or clause in earlier:
                 continue
             clauses.append(clause)
         # a clause with a result after its colon (昨日在门诊复查血常规：WBC…): the visit is theirs to tell
@@ -1027,6 +1139,23 @@ class RulePatient:
         if doctor and not seen:
             return self._default("还没去别的地方看过，直接来的这儿")
         return self._default("来之前没吃什么药，也没去别的地方看过")
+
+    def _earlier_episode(self, *, background: bool = False) -> set[str]:
+        """The hpi clauses telling an episode years before this one (1年前…有过1次类似发作，约1周自行缓解，未就诊):
+        what was done then (未就诊) is no answer to what was done this time. ``background`` adds a history of
+        recurrences told after the present onset (近半年反复出现剑突下隐痛…可自行缓解): what eased those is not
+        what eases the pain now."""
+        out: set[str] = set()
+        inside = False
+        timed = 0
+        for clause, _ in self.hpi:
+            if _TIME.search(clause) or _RECENT_SPAN.search(clause):
+                timed += 1
+                inside = bool(re.search(r"\d+\s*年前", clause) and _EARLIER_C.search(clause)) or (
+                    background and timed > 1 and bool(re.search(r"反复|曾|既往|类似|有过", clause)))
+            if inside:
+                out.add(clause)
+        return out
 
     def _general(self, question: str) -> list[_Piece]:
         pieces: list[_Piece] = []
@@ -1074,6 +1203,12 @@ class RulePatient:
                 pieces += self._symptom_lines(terms & {"尿频", "尿急", "尿痛", "血尿", "少尿"})
             elif name == "spirits" and ("乏力" in terms or self.present_anywhere & {"乏力", "嗜睡", "精神萎靡"}):
                 pieces += self._default("没什么精神，浑身没劲") if "乏力" not in terms else self._symptom_lines({"乏力"})
+            elif name == "drinks":  # the drinks asked (甜饮料 is no 茶、咖啡), else tea and coffee
+                named = [w for w, q in (("茶", r"茶(?![色样])"), ("咖啡", r"咖啡(?![色样])"), ("饮料", r"饮料|可乐"))
+                         if re.search(q, question)] or ["茶", "咖啡"]
+                # an item asked by name (general:drinks), so a compound question's part keeps its no
+                pieces += [replace(p, keys=("general:drinks",)) for p in self._default(
+                    ("平时孩子" if self.subject != "我" else "平时") + "不怎么喝" + "、".join(named))]
             elif normal:  # no stock answer where the record is the only source (运动多吗)
                 pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
         return pieces
@@ -1105,8 +1240,9 @@ class RulePatient:
 
         symptoms = _symptom_canon()
         main = self._main_term()
+        # (停经7周 is how far a late period or a pregnancy is, no other complaint)
         present = [c for c, _ in self.hpi if not _DENIAL.match(c) and not re.match(r"^(既往|以前|曾|平时)", c)
-                   and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
+                   and not _GESTATION_SAID.search(c) and any(f.polarity == "present" and not f.family and f.term in symptoms and f.term != main
                            and f.term not in _DETAIL_TERMS
                            and not (main and _PAIN.search(main) and _PAIN.search(f.term)) for f in textlink.findings(c))]
         return self._from("hpi", present, 3) or self._default("别的倒也没什么不舒服")
@@ -1151,12 +1287,16 @@ class RulePatient:
             # a finding the text layer did not name (咳白色黏痰 for 有痰吗): never denied, told from its clause
             for field in ("hpi", "chief_complaint"):
                 for clause in self._clauses(field):
-                    if re.search(stem, clause) and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
-                            and not _RELATIVE.search(clause):
+                    hit = re.search(stem, clause)
+                    if hit and not re.search(r"(无|未|否认|没有|不伴)[^，。；]*(" + stem + ")", clause) \
+                            and not _RELATIVE.search(clause) and not local_warmth_at(clause, hit.start()):
                         unit = self.units.get(clause, (clause,))
                         return _Piece(f"有，{self._say_unit(unit)}", field, unit)
         if symptom in self.present_anywhere:
             return _Piece(f"{lay_name}这个我没太注意", content=False)
+        if symptom in _NORMAL_FUNCTIONS:
+            # a function whose absence is the finding (停止排气): a record silent on it has it going on as usual
+            return _Piece(_NORMAL_FUNCTIONS[symptom], default=True)
         return _Piece(_denied(lay_name), default=True)
 
     # ---- named content
@@ -1527,7 +1667,12 @@ class RulePatient:
         if self.subject == "孩子":
             age = demo.age_years if demo else 0
             return self._default("孩子还小，还没上学" if age < 3 else "孩子还小，在上幼儿园" if age < 7 else "孩子在上学")
-        return self._default("这个跟我这病有关系吗？平时也没接触过什么有毒有害的东西")
+        # a record silent on the job: an unscripted item, said plainly (a patient asked their job tells it; 有关系吗
+        # is no answer), retired past the usual retiring age
+        age = demo.age_years if demo else 0
+        retired = age >= (55 if demo and demo.sex == "女" else 60)
+        return self._default("已经退休了，平时也没接触过什么有毒有害的东西" if retired
+                             else "就是普通上班的，平时也没接触过什么有毒有害的东西")
 
     def _women(self, topic: str, question: str) -> list[_Piece]:
         demo = self.case.demographics
@@ -1544,15 +1689,19 @@ class RulePatient:
         if topic == "menstrual" and weeks:
             # pregnant now: the last period is the start of the pregnancy, the due date follows from it
             told: list[_Piece] = []
-            dated = [c for c in clauses if re.search(r"末次月经", c) and re.search(r"\d+\s*[月.\-/年]\s*\d+", c)]
+            # a date, or how long ago (末次月经7周前): either tells when, so never 记不太准 beside it
+            dated = [c for c in clauses if re.search(r"末次月经", c)
+                     and re.search(r"\d+\s*[月.\-/年]\s*\d+|\d+\s*(周|天|个月)前", c)]
+            # 停经7周 is a late period, not yet a known pregnancy (the lay words say the same: lay._before_table)
+            now = f"现在怀孕{weeks}周了" if self._pregnancy_known() else f"月经已经{weeks}周没来了"
             if re.search(r"末次|最后一次|上次", question):
                 told += self._from(field, dated, 1) or [_Piece(
-                    f"上次来月经具体是哪天我记不太准了，现在怀孕{weeks}周了", field, (f"孕{weeks}周",))]
+                    f"上次来月经具体是哪天我记不太准了，{now}", field, (f"孕{weeks}周",))]
             if _DUE_Q.search(question):
                 left = 40 - weeks
                 told.append(_Piece(f"预产期还有差不多{left}周" if left > 0 else "已经到预产期了", field, ("预产期",)))
-            if re.search(r"准|规律|按时|周期|平时", question):
-                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 1)
+            if re.search(r"准|规律|按时|周期|平时|多少天|几天", question):
+                told += self._from(field, [c for c in clauses if re.search(r"规律|周期|按时|\d+\s*[/／]\s*\d+", c)], 2)
             if told:
                 return told
         if topic == "menstrual":
@@ -1606,14 +1755,17 @@ class RulePatient:
         for asked, says, silent in _MENSES_ASPECTS:
             if not asked.search(question):
                 continue
-            hit = next(((f, c) for f, pool in (("hpi", now), (field, clauses)) for c in pool
-                        if says.search(c) and c not in told), None)
-            if hit:
-                told.add(hit[1])
-                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._from(*hit[:1], [hit[1]], 1)]
+            # the part's clauses from the first source telling it, two at most: 平素月经规律，周期28–30天 both
+            # answer 准不准、多少天来一次
+            hits = next(([(f, c) for c in pool if says.search(c) and c not in told][:2]
+                         for f, pool in (("hpi", now), (field, clauses))
+                         if any(says.search(c) and c not in told for c in pool)), [])
+            if hits:
+                told.update(c for _, c in hits)
+                pieces += [replace(p, keys=("menstrual:asked", "menstrual")) for p in self._from(hits[0][0], [c for _, c in hits], 2)]
             elif silent:
                 # what a woman knows of her own periods: the record's silence is no
-                pieces += [replace(p, keys=("menstrual:asked",)) for p in self._default(silent)]
+                pieces += [replace(p, keys=("menstrual:asked", "menstrual")) for p in self._default(silent)]
         return pieces
 
     def _births(self, field: str, clauses: list[str]) -> list[_Piece]:
@@ -1648,6 +1800,14 @@ class RulePatient:
             if m:
                 return int(m.group(1))
         return None
+
+    def _pregnancy_known(self) -> bool:
+        """Is the pregnancy one she knows of: named as such (孕34周, 怀孕), confirmed by a test, or a late period
+        long enough (12 weeks, the first antenatal visit) that it has been — not 停经7周 alone."""
+        text = self.text("chief_complaint") + self.text("hpi") + self.text("menstrual_obstetric_history")
+        late = re.search(r"停经(\d+)", text)
+        return bool(re.search(r"(?<!停经)(?<!未)(孕\d|怀孕|妊娠试验阳性|验孕|两道杠|产检|胎动|(?<!确认)宫内(单胎|妊娠|孕))", text)) \
+            or bool(late and int(late.group(1)) >= 12)
 
     def _abortions(self, field: str, clauses: list[str]) -> list[_Piece]:
         """流过产、刮过宫没有: what the record says, or what G and P say (G2P1 now pregnant: none)."""
@@ -1746,13 +1906,19 @@ class RulePatient:
             want = re.compile(bp, re.IGNORECASE)
         elif _SUGAR_Q.search(question):
             want = re.compile(sugar)
-        elif _TEMP_Q.search(question):
+        elif _TEMP_Q.search(question) and not (_BODY_SIZE_Q.search(question) and not re.search(r"体温|烧|热", question)):
+            # (多重、多高 asks the body's size: its 多高 is no temperature)
             want = re.compile(temp)
             self.asked_terms |= {"发热"}  # 体温多少 asks the fever's part of 低热（37.2～37.8℃）、乏力、…
         elif _BODY_SIZE_Q.search(question):
             # 身高体重多少: a reading the record gives, else the examiner weighs; never a blood pressure instead
             weighed = [c for f in ("hpi", "personal_history") for c in self._clauses(f)
                        if re.search(r"身高|体重\S{0,3}\d", c) and not re.search(r"下降|减轻|增加|变化", c)]
+            weight = self.case.vitals.weight_kg if self.case.vitals else None
+            if not weighed and weight:
+                # one's own weight is known, roughly (the record's weighing says what it is); the height is not recorded
+                kg = round(weight)
+                return [_Piece(f"体重大概{kg}公斤，身高没仔细量过", "vitals", (f"体重 {weight}kg",), keys=("vitals:body",))]
             return self._from("hpi", weighed, 1) or [_Piece("身高体重具体多少我记不太准了，您给我量量吧", content=False)]
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
@@ -1903,6 +2069,8 @@ def _denied(lay_name: str) -> str:
     inner = re.fullmatch(r"(\w{1,3}[里上中])有(\w+)", lay_name)
     if inner:  # 尿里有血 → 尿里没有血, never 没有尿里有血
         return f"{inner.group(1)}没有{inner.group(2)}"
+    if re.fullmatch(r"\w{1,3}了", lay_name):  # 胖了 → 没胖, never 没有胖了
+        return "没" + lay_name[:-1]
     return "没有" + (lay_name[1:] if lay_name.startswith("有") else lay_name)
 
 
@@ -2058,6 +2226,10 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         told = {s for p in out if p.content for s in p.sources}
         if set(piece.sources) <= told:
             continue
+        # the same range told from another section (hpi 周期尚规律（26–28天）, history 周期26–28天): said once
+        ranges = {m.group(0) for src in told for m in _RANGE.finditer(src)}
+        if any(m.group(0) in ranges for src in piece.sources for m in _RANGE.finditer(src)):
+            continue
         out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
         # a named statement that tells what a default only assumed replaces the default
         # (an item's default: 没有发烧 for 发烧没有; a topic's stock answer, 来之前没吃什么药, stays
@@ -2076,6 +2248,30 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
         and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))
         for j, q in enumerate(out) if j != i))]
+
+
+def _drugs_said_once(pieces: list[_Piece]) -> list[_Piece]:
+    """A medicine the story tells (自行不规则口服奥美拉唑) is not told again from the medication list (近半年不规则
+    自服奥美拉唑) in the same reply."""
+    told = {d for p in pieces if p.content and p.field != "medications" for d in drugs_in(p.text)}
+    figures = {n for p in pieces if p.content and p.field != "medications" for n in re.findall(r"\d+(?:\.\d+)?", p.text)}
+    # (a list entry with a dose the story does not give, 布洛芬缓释胶囊 0.3g 一天两次, still says something)
+    return [p for p in pieces if not (p.field == "medications" and (ds := set(drugs_in(p.text))) and ds <= told
+                                      and set(re.findall(r"\d+(?:\.\d+)?", p.text)) <= figures)]
+
+
+_OPEN_COMPLAINT_Q = re.compile(r"(哪里|哪儿|哪|什么|啥|怎么)\S{0,2}不(舒服|得劲|好受)|来看什么|看什么病|为什么来|怎么了")
+
+
+def _without_complaint_beside_detail(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
+    """晕倒是怎么回事: heard as the complaint by its 怎么回事, but asked about one finding — the story's clause on it
+    answers, the whole complaint said again beside it does not."""
+    if "chief_complaint" not in parsed.topics or _OPEN_COMPLAINT_Q.search(question):
+        return pieces
+    detail = [p for p in pieces if p.content and p.field == "hpi" and gist.shared(question, p.text + "".join(p.sources))]
+    if not detail:
+        return pieces
+    return [p for p in pieces if p.field != "chief_complaint"]
 
 
 def _sentence(text: str) -> str:
@@ -2106,6 +2302,9 @@ _DEFAULT_CUES = {
 _STOCK_ASKED = {
     _GENERAL_BY_NAME["appetite"][3]: re.compile(r"胃口|食欲|饭量|吃得|吃饭(怎么|咋|还|好|香|多|少)|吃东西(怎么|咋|还|多|少)|想吃|吃不下|能吃|饮食"),
     _GENERAL_BY_NAME["sleep"][3]: re.compile(r"睡(眠|得|不着|着|好)|(?<!上床)睡觉|失眠"),  # 多久上床睡觉 asks when, not how well
+    # 老想解大便 / 肛门往下坠 name the bowels but ask a symptom, not whether they are normal
+    _GENERAL_BY_NAME["bowels"][3]: re.compile(r"大便(怎么样|咋样|怎样|正常|好不好|情况|规律|习惯|次数|几次|颜色|干不干|稀不稀|成形)|"
+                                              r"二便|大小便|拉肚子|便秘|(几天|一天)\S{0,3}(一次|几次)|(解|拉)\S{0,2}大便(了|没)|大便\S{0,2}(解|拉)|排便"),
 }
 
 
@@ -2148,9 +2347,11 @@ def _asked_content(question: str) -> set[str]:
 
 _PART = re.compile(r"[？?；;。！!]")
 _CARE_Q = re.compile(r"药|处理|治|怎么办|用了?什么|用过|管用|效果")
-_HOW_OFTEN_Q = re.compile(r"(每|一)个?(月|周|礼拜|星期|天|年)\S{0,3}(几|多少)(回|次)|多久\S{0,2}一(回|次)|犯几(回|次)|发作几次")
-_COUNT_SAID = re.compile(r"\d+\s*[–\-～~到至]?\s*\d*\s*(回|次)|[一二两三四五六七八九十几]+(回|次)")
-_FREQUENCY_C = re.compile(r"每(月|周|日|天|年)\S{0,4}\d|\d+\s*次\s*/\s*(月|周|日|天)")
+_HOW_OFTEN_Q = re.compile(r"(每|一)个?(月|周|礼拜|星期|天|年)\S{0,3}(几|多少)(回|次)|多久\S{0,2}一(回|次)|犯几(回|次)|发作几次|"
+                          r"(一共|总共|共)\S{0,3}(几|多少)(回|次)|(拉|吐|解)了?(几|多少)(回|次)")
+_COUNT_SAID = re.compile(r"\d+\s*(余|多)?\s*[–\-～~到至]?\s*\d*\s*(余|多)?(回|次)|[一二两三四五六七八九十几]+(回|次)")
+# (共3次 / 腹泻10余次: how many times so far)
+_FREQUENCY_C = re.compile(r"每(月|周|日|天|年)\S{0,4}\d|\d+\s*次\s*/\s*(月|周|日|天)|^共\d+余?次|(腹泻|呕吐|吐)\d+余?次")
 _EVENT_AGE_Q = re.compile(r"(多大|几岁|多少岁|岁数)\S{0,4}(绝经|来月经|初潮|结婚|生|得的|查出|发现|做的|开始)")
 
 

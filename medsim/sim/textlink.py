@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 
 import medsim.text
 from medsim.sim import vocab
-from medsim.text.entities import without_inner_side
+from medsim.text.entities import local_warmth_at, without_inner_side
 from medsim.text.lexicon import TYPED_FILES
 
 
@@ -140,6 +140,8 @@ def _findings_cached(text: str) -> tuple[Finding, ...]:
     for canon, s, e in find_terms(norm.text):
         if canon in known or canon not in finding_terms() or any(s < te and ts < e for ts, te in taken):
             continue
+        if canon == "发热" and local_warmth_at(norm.text, s):
+            continue  # 局部红肿发热 is a warm spot, not a fever (the text layer's reading)
         judged = analysis.context.at(s, e)
         start, end = norm.to_orig(s, e)
         out.append(Finding(canon, judged.polarity, judged.owner == "family", start, end))

@@ -517,7 +517,20 @@ def entities_from(norm: Normalized, tokens: list[Token]) -> list[Entity]:
             continue
         kept.append(e)
     _attach_laterality(norm, kept)
-    return kept
+    return [e for e in kept if not _local_warmth(norm, e)]
+
+
+# 局部红肿发热, 关节红肿发热, 皮肤发热: a warm spot the examiner or patient feels, not a fever
+_LOCAL_BEFORE = re.compile(r"(局部|红肿|肿胀|皮肤|皮温|关节|伤口|患处)[^，。；,;、]{0,2}$")
+
+
+def _local_warmth(norm: Normalized, e: Entity) -> bool:
+    return e.norm == "发热" and local_warmth_at(norm.text, e.nstart)
+
+
+def local_warmth_at(text: str, start: int) -> bool:
+    """Does the 发热 at ``start`` describe a warm spot (局部红肿发热) rather than a fever?"""
+    return bool(_LOCAL_BEFORE.search(text[max(0, start - 6):start]))
 
 
 def extract_entities(text: str, backend: str = "jieba") -> list[Entity]:
