@@ -47,6 +47,14 @@ def _keys(term: str) -> set[str]:
     return keys
 
 
+def _is_department(name: str) -> bool:
+    """A place a patient is sent (消化内科, 急诊, 胸痛中心), not a note beside one (先, 必要时)."""
+    from medsim.text.lexicon import get_lexicon
+
+    norm = normalize(name)
+    return get_lexicon().type_of(norm) == "department" or norm.endswith(("科", "门诊", "中心", "病房", "急诊"))
+
+
 def same_department(pred: str, gold: str) -> str | None:
     """The gold alternative ``pred`` names, or None. No fuzzy matching: 神经内科 ≠ 神经外科."""
     for alt in alternatives(gold):
@@ -57,7 +65,9 @@ def same_department(pred: str, gold: str) -> str | None:
 
 @scorer(NAME, config=("field", "wrong"))
 def score_department(inp: ScoreInput) -> Score:
-    """1 when the department matches; an answer naming several (心内科或急诊科) is judged by its first."""
+    """1 when the department matches. An answer naming several is judged by its first when the
+    rest say the same place in other words or are no department; a choice between two departments
+    (心内科或消化内科) earns nothing."""
     if (s := unparsed(NAME, inp)) is not None:
         return s
     field = inp.config.get("field", "department")
@@ -72,8 +82,14 @@ def score_department(inp: ScoreInput) -> Score:
         return Score(NAME, 0.0, [f"answer has no {field}"], {"predicted": None, "gold": gold})
     judged, hit = pred, same_department(pred, gold)
     if hit is None:
-        judged = re.split(r"或者|或|/|、|,|，|;|；|\s+", pred)[0]
+        named = [p for p in re.split(r"或者|或|还是|/|、|,|，|;|；|\s+", pred) if p.strip()]
+        judged = named[0] if named else pred
         hit = same_department(judged, gold)
+        others = [p for p in named[1:] if same_department(p, gold) is None and _is_department(p)]
+        if hit and others:
+            # 心血管内科或消化内科: the patient is sent to one place; a choice of two is no decision
+            return Score(NAME, 0.0, [f"科室未作决定（{pred}）：须给出一个科室"],
+                         {"predicted": pred, "judged": None, "gold": gold, "matched": None, "undecided": True})
     details = {"predicted": pred, "judged": judged, "gold": gold, "matched": hit, "synonyms": lexicon_source()}
     if hit:
         return Score(NAME, 1.0, [f"科室 {pred} 与 {hit} 一致"], details)

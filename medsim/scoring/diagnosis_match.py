@@ -84,6 +84,18 @@ def first_item_span(raw: object, item: str) -> str:
     return text[start:end]
 
 
+_CHOICE = re.compile(r"或者|或|还是|[？?]")
+_PENDING = re.compile(r"待查|待定|待鉴别|待排|待进一步\S*|待手术\S*|可能|考虑|原因")
+
+
+def undecided(item: str) -> bool:
+    """The item offers a choice of diagnoses (急性胆管炎或急性胆囊炎; 上消化道穿孔？急性胰腺炎？待查):
+    no diagnosis is made. One suspected diagnosis (急性阑尾炎？) is a diagnosis."""
+    core = BRACKETED.sub("", item)
+    named = [p for p in _CHOICE.split(core) if content_chars(_PENDING.sub("", p)) >= 2]
+    return len(named) >= 2
+
+
 def _denied_elsewhere(raw: str, item: str) -> bool:
     """可能是X，也可能不是X / X？不考虑X: the answer commits to nothing."""
     norm, g = normalize(raw), normalize(item)
@@ -128,6 +140,8 @@ def score_diagnosis(inp: ScoreInput) -> Score:
         # a side-less or site-less alternative matched, but the answer names another site or type
         # than the record's primary diagnosis (右侧丘脑出血 for 脑出血（右侧基底节区）)
         first = Match(False, note=f"conflicts with the record's {record_primary}")
+    if first.ok and undecided(written):
+        return Score(NAME, 0.0, [f"诊断未作决定：{written} 列出几个可能而未下结论"], {**details, "undecided": written})
     if first.ok and isinstance(raw, str) and _denied_elsewhere(raw, items[0]):
         return Score(NAME, 0.0, [f"诊断自相矛盾：既写 {items[0]} 又否定它"], {**details, "contradicted": items[0]})
     if first.ok:

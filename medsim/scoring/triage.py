@@ -8,6 +8,9 @@ everyone" therefore earns the share of level-2 patients plus a little, not half 
 
 Config: ``field`` (default level), ``over_credit``, ``under_credit`` (one level under for a gold
 Ⅲ–Ⅳ patient, default 0). ``under_triage_weight`` is accepted for older files and ignored.
+
+Two levels offered as a choice ("1或2", "2-3级") are no level (medsim.sim.answer.coerce_int): a
+triage desk sends the patient to one zone, so such an answer earns nothing.
 """
 
 from __future__ import annotations

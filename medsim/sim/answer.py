@@ -117,8 +117,13 @@ _INT_TOKEN = re.compile(
 )
 
 
+# the first number offered with another as a choice ("1或2", "2-3级", "3/4"): not one number
+_CHOICE_AFTER = re.compile(r"\s*级?\s*(?:或者|或|还是|-|–|—|~|～|至|到|/)\s*(?:\d|[ⅠⅡⅢⅣⅤ]|[一二两三四五]|I|V)")
+
+
 def coerce_int(value: Any) -> int | None:
-    """2, 2.0, "2级", "Ⅱ级", "二级", "II", "level 2" → 2. The first number-like token wins."""
+    """2, 2.0, "2级", "Ⅱ级", "二级", "II", "level 2" → 2. The first number-like token wins, unless it
+    is offered with another as a choice ("1或2", "2-3"): that is no one number, so None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -131,6 +136,8 @@ def coerce_int(value: Any) -> int | None:
         return None
     text = unicodedata.normalize("NFKC", value) if not any(ch in _ROMAN_CHARS for ch in value) else value
     for m in _INT_TOKEN.finditer(text):
+        if _CHOICE_AFTER.match(text, m.end()):
+            return None
         if m.group("d"):
             return int(m.group("d"))
         if m.group("r"):

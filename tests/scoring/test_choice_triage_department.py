@@ -170,12 +170,35 @@ def test_triage_a_wrong_department_charges_the_right_level():
     assert dept.value == 0.25 and "×0.25" in dept.reasons[0]
 
 
-def test_department_hedged_answer_judged_by_first():
+def test_department_hedged_answer_earns_nothing_in_either_order():
     s = _dept("心内科或急诊科", "急诊科")
     assert s.value == 0.0 and s.details["judged"] == "心内科"
-    assert _dept("急诊科/心内科", "急诊科").value == 1.0
+    # a choice of two places is no decision, even with the right one first
+    undecided = _dept("急诊科/心内科", "急诊科")
+    assert undecided.value == 0.0 and undecided.details.get("undecided")
+    # the same place said twice in other words is one decision
+    assert _dept("心内科/心血管内科", "心血管内科").value == 1.0
+    assert _dept("急诊科/急诊医学科", "急诊科").value == 1.0
+
+
+def test_triage_level_offered_as_a_choice_is_no_level():
+    from medsim.sim.answer import coerce_int
+
+    assert coerce_int("1或2") is None and coerce_int("2-3级") is None and coerce_int("Ⅱ-Ⅲ级") is None
+    assert coerce_int("2级（10-30分钟内就诊）") == 2 and coerce_int("Ⅱ级") == 2
 
 
 def test_department_missing_field():
     s = run("department", case(gold={"department": "骨科"}), transcript({"level": 3, "department": None}))
     assert s.value == 0.0
+
+
+def test_a_diagnosis_offered_as_a_choice_is_no_diagnosis():
+    gold = {"diagnosis": "急性胆管炎|急性梗阻性化脓性胆管炎"}
+    hedge = run("diagnosis_match", case(gold=gold), transcript({"diagnosis": "急性胆管炎或急性胆囊炎，待进一步检查"}))
+    assert hedge.value == 0.0 and hedge.details.get("undecided")
+    several = run("diagnosis_match", case(gold=gold), transcript({"diagnosis": "急性胆管炎？肝脓肿？待查"}))
+    assert several.value == 0.0
+    # one suspected diagnosis is a diagnosis; a bracketed either-or about its type is not a choice of diseases
+    assert run("diagnosis_match", case(gold=gold), transcript({"diagnosis": "急性胆管炎？"})).value == 1.0
+    assert run("diagnosis_match", case(gold=gold), transcript({"diagnosis": "急性胆管炎（结石或狭窄所致）"})).value == 1.0
