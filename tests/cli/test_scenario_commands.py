@@ -148,3 +148,27 @@ def test_validate_reports_a_gold_level_outside_the_triage_scale(tmp_path: Path) 
                    for line in result.stderr.splitlines()), result.stderr
     cases.write_text(text.replace("gold: {level: 1,", "gold: {level: 4,"), encoding="utf-8")
     assert run_medsim("validate", "demo_tri.yaml", cwd=tmp_path).returncode == 0
+
+
+def test_validate_a_case_file_checks_it_alone_and_through_its_scenario(tmp_path: Path) -> None:
+    _triage_scaffold(tmp_path)
+    good = run_medsim("validate", "cases/demo_tri.yaml", cwd=tmp_path)
+    assert good.returncode == 0, good.stderr
+    assert "case file cases/demo_tri.yaml valid (1 case(s)), checked through scenario(s) demo_tri" in good.stdout
+    cases = tmp_path / "cases" / "demo_tri.yaml"
+    text = cases.read_text(encoding="utf-8")
+    cases.write_text(text.replace("gold: {level: 1,", "gold: {level: 9,").replace("    hpi:", "    hpl:"),
+                     encoding="utf-8")
+    bad = run_medsim("validate", "cases/demo_tri.yaml", cwd=tmp_path)
+    assert bad.returncode == 2
+    assert "cases[0].hpl: unknown field" in bad.stderr
+    assert "kind: required field" not in bad.stderr and "Traceback" not in bad.stderr
+    cases.write_text(text.replace("gold: {level: 1,", "gold: {level: 9,"), encoding="utf-8")
+    through = run_medsim("validate", "cases/demo_tri.yaml", cwd=tmp_path)
+    assert through.returncode == 2 and "gold triage level 9 is outside the scale" in through.stderr
+
+
+def test_validate_a_bundled_case_file() -> None:
+    result = run_medsim("validate", "scenarios/cases/triage.yaml")
+    assert result.returncode == 0, result.stderr
+    assert "checked through scenario(s) triage" in result.stdout
