@@ -14,7 +14,7 @@ from medsim.importers import IMPORTED_IDS
 from medsim.paths import scenarios_dir
 from medsim.scenario.case_check import check_case_file, is_case_file
 from medsim.scenario.load import ScenarioInvalid, load_scenario
-from medsim.scenario.registry import get_scenario, get_taxonomy, scenario_paths, taxonomy_paths
+from medsim.scenario.registry import get_scenario, get_taxonomy, scenario_ids, scenario_paths, taxonomy_paths
 from medsim.scenario.schema import RECORD_SECTIONS, Taxonomy
 from medsim.scenario.yamlpos import FileProblem, Problem, load_yaml
 
@@ -205,6 +205,11 @@ def new_command(scenario_id: str, kind: str, directory: Path) -> None:
              hint="use lower-case letters, digits and _ starting with a letter, e.g. chest_pain_triage")
     if kind not in {"dialogue", "single_turn", "staged"}:
         fail(f"unknown kind {kind!r}", hint="use --kind dialogue, single_turn or staged")
+    if scenario_id in scenario_ids() or scenario_id in IMPORTED_IDS:
+        # `medsim run ID` looks the id up among the bundled scenarios first: the new file would never run
+        fail(f"{scenario_id!r} is already a bundled scenario id; a new scenario of that name would be hidden by it "
+             "(`medsim run`, `show`, `score` with the id load the bundled one)",
+             hint=f"choose another id, e.g. `medsim new my_{scenario_id} --kind {kind}`")
     try:
         written = scaffold(scenario_id, kind, directory)
     except FileExistsError as exc:

@@ -28,6 +28,11 @@ def load_scenario_or_fail(scenario: str):
     from medsim.scenario.load import ScenarioInvalid
     from medsim.scenario.registry import UnknownName, get_scenario
 
+    candidate = Path(scenario)
+    if (candidate.suffix in {".yaml", ".yml"} or "/" in scenario) and not candidate.is_file():
+        # a path, not an id: say which file is missing rather than list the bundled ids
+        fail(f"scenario file not found: {scenario} (looked for {candidate.resolve()})",
+             hint="check the path, or give a bundled scenario id (`medsim list` shows them)")
     try:
         return get_scenario(scenario, check_scorers=True)
     except UnknownName as exc:

@@ -172,3 +172,12 @@ def test_validate_a_bundled_case_file() -> None:
     result = run_medsim("validate", "scenarios/cases/triage.yaml")
     assert result.returncode == 0, result.stderr
     assert "checked through scenario(s) triage" in result.stdout
+
+
+def test_new_refuses_a_bundled_id(tmp_path: Path) -> None:
+    for bundled in ("triage", "llmeval_mk"):
+        result = run_medsim("new", bundled, cwd=tmp_path)
+        assert result.returncode == 2
+        assert f"{bundled!r} is already a bundled scenario id" in result.stderr
+        assert f"medsim new my_{bundled}" in result.stderr
+    assert not (tmp_path / "triage.yaml").exists() and not (tmp_path / "cases").exists()

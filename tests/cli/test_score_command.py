@@ -50,3 +50,12 @@ def test_a_file_with_no_answers_is_an_error(tmp_path: Path) -> None:
     answers.write_text("\n\n", encoding="utf-8")
     result = medsim("score", "diagnosis", "--answers", str(answers))
     assert result.returncode == 2 and "no answers in the file" in result.stderr
+
+
+def test_a_missing_scenario_file_is_named_not_listed_as_an_unknown_id(tmp_path: Path) -> None:
+    for given in ("./nope.yaml", str(tmp_path / "nope.yml"), "no/such/dir"):
+        result = medsim("score", given, "--case", "X", "--answer", "Y")
+        assert result.returncode == 2
+        assert f"scenario file not found: {given}" in result.stderr, result.stderr
+        assert "check the path" in result.stderr and "known:" not in result.stderr
+        assert "Traceback" not in result.stderr
