@@ -135,5 +135,10 @@ def _print(result) -> None:
         table.add_row(safe(s.scorer), value, safe("；".join(s.reasons[:4]) + (f"（{s.error}）" if s.error else "")))
     console.print(table)
     item = "—" if result.item_score is None else f"{result.item_score:.3f}"
+    if result.gates and result.mean is not None:
+        # the gates' arithmetic: why a right department still gives 0 when the triage level is wrong
+        factors = " × ".join([f"{result.mean:.3f} (weighted mean)",
+                              *(f"{value:.3f} ({safe(name)} gate)" for name, value in result.gates)])
+        item = f"{item} = {factors}"
     console.print(f"item score {item}" + (f"   parse: {safe(result.parse_error)}" if result.parse_error else "")
                   + (f"   [yellow]format: {safe(result.parse_note)}[/]" if result.parse_note else ""))
