@@ -1,7 +1,7 @@
 """The value each scorer setting takes, so `medsim validate` can say `over_credit: "high"` is wrong
 before a run fails on it (or, worse, quietly coerces it). Settings not listed here are free-form.
 
-Kinds: "fraction" a number in [0, 1]; "number" any number ≥ 0; "count" a whole number ≥ 0;
+Kinds: "fraction" a number in [0, 1]; "percent" a number in [0, 100] (fuzzy-match ratios); "number" any number ≥ 0; "count" a whole number ≥ 0;
 "text" a string; "flag" true/false; "names" a list of strings.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 SETTING_KINDS: dict[str, str] = {
     # credits, penalties and thresholds that scale a score
-    "over_credit": "fraction", "under_credit": "fraction", "wrong": "fraction", "threshold": "fraction",
+    "over_credit": "fraction", "under_credit": "fraction", "wrong": "fraction", "threshold": "percent",
     "critical_penalty": "fraction", "exact_weight": "fraction", "per_error": "fraction",
     "per_contradiction": "fraction", "repeat_penalty": "fraction", "max_repeat_penalty": "fraction",
     "injection_cap": "fraction",
@@ -30,7 +30,8 @@ REMOVED_SETTINGS: dict[str, str] = {
                             "nothing; tune under_credit / over_credit instead); delete the setting"),
 }
 
-_EXAMPLES = {"fraction": "a number from 0 to 1, e.g. 0.3", "number": "a number ≥ 0, e.g. 2",
+_EXAMPLES = {"fraction": "a number from 0 to 1, e.g. 0.3",
+             "percent": "a fuzzy-match ratio from 0 to 100, e.g. 85", "number": "a number ≥ 0, e.g. 2",
              "count": "a whole number ≥ 0, e.g. 3", "text": "text, e.g. level", "flag": "true or false",
              "names": "a list of names, e.g. [diagnosis, tests]"}
 
@@ -42,6 +43,8 @@ def _is_number(value: Any) -> bool:
 def _fits(kind: str, value: Any) -> bool:
     if kind == "fraction":
         return _is_number(value) and 0 <= value <= 1
+    if kind == "percent":
+        return _is_number(value) and 0 <= value <= 100
     if kind == "number":
         return _is_number(value) and value >= 0
     if kind == "count":

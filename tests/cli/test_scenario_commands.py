@@ -181,3 +181,16 @@ def test_new_refuses_a_bundled_id(tmp_path: Path) -> None:
         assert f"{bundled!r} is already a bundled scenario id" in result.stderr
         assert f"medsim new my_{bundled}" in result.stderr
     assert not (tmp_path / "triage.yaml").exists() and not (tmp_path / "cases").exists()
+
+
+def test_a_fuzzy_threshold_is_a_ratio_out_of_100(tmp_path: Path) -> None:
+    assert run_medsim("new", "demo_dx", "--kind", "staged", cwd=tmp_path).returncode == 0
+    path = tmp_path / "demo_dx.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "  - diagnosis_match: {field: diagnosis}\n" in text
+    for value, ok in (("90", True), ("150", False), ("high", False)):
+        path.write_text(text.replace("{field: diagnosis}", f"{{field: diagnosis, threshold: {value}}}"), encoding="utf-8")
+        result = run_medsim("validate", "demo_dx.yaml", cwd=tmp_path)
+        assert (result.returncode == 0) == ok, (value, result.stderr)
+        if not ok:
+            assert "threshold must be a fuzzy-match ratio from 0 to 100" in result.stderr
