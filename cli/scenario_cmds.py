@@ -12,8 +12,9 @@ from cli.console import EXIT_FAIL, EXIT_OK, EXIT_USAGE, console, err_console, fa
 from cli.safe import safe
 from medsim.importers import IMPORTED_IDS
 from medsim.paths import scenarios_dir
+from medsim.scenario.case_check import check_case_file, is_case_file
 from medsim.scenario.load import ScenarioInvalid, load_scenario
-from medsim.scenario.registry import get_scenario, get_taxonomy, scenario_paths, taxonomy_paths
+from medsim.scenario.registry import get_scenario, get_taxonomy, scenario_ids, scenario_paths, taxonomy_paths
 from medsim.scenario.schema import RECORD_SECTIONS, Taxonomy
 from medsim.scenario.yamlpos import FileProblem, Problem, load_yaml
 
@@ -46,16 +47,32 @@ def _check_taxonomy(path: Path) -> list[Problem]:
     return []
 
 
+def _validate_case_file(path: Path) -> list[Problem]:
+    """A case file given on its own: checked alone and through the scenarios that read it."""
+    result = check_case_file(path)
+    unique = list({str(p): p for p in result.problems}.values())  # one file read by several scenarios
+    if not unique:
+        through = (f", checked through scenario(s) {', '.join(result.scenarios)}" if result.scenarios else
+                   "; no scenario beside it reads it, so gold answers were not checked against answer fields "
+                   "(validate the scenario file that names it in `cases:`)")
+        console.print(f"[green]ok[/]: case file {safe(path)} valid ({result.cases} case(s)){safe(through)}")
+    return unique
+
+
 def validate_command(paths: list[Path], *, phi: bool) -> None:
     files = _expand(paths)
     if not files:
         fail("no scenario files found", hint="give a scenario file or a folder holding *.yaml")
     problems: list[Problem] = []
     warnings: list[Problem] = []
-    checked = 0
+    checked = case_files = 0
     for path in files:
         if not path.exists():
             problems.append(Problem(str(path), 1, 1, "", "file not found"))
+            continue
+        if is_case_file(path):
+            problems += _validate_case_file(path)
+            case_files += 1
             continue
         try:
             loaded = load_scenario(path, check_phi=phi, check_scorers=True)
@@ -81,6 +98,8 @@ def validate_command(paths: list[Path], *, phi: bool) -> None:
     if problems:
         err_console.print(f"[bold red]{len(problems)} error(s)[/] in {len(files)} file(s)")
         raise SystemExit(EXIT_USAGE)
+    if case_files and not checked:
+        raise SystemExit(EXIT_OK)  # each case file said its own ok
     where = f" in {scenarios_dir()}" if not paths else ""
     console.print(f"[green]ok[/]: {checked} scenario file(s) valid{safe(where)}"
                   + (f", {len(warnings)} warning(s)" if warnings else ""))
@@ -186,6 +205,11 @@ def new_command(scenario_id: str, kind: str, directory: Path) -> None:
              hint="use lower-case letters, digits and _ starting with a letter, e.g. chest_pain_triage")
     if kind not in {"dialogue", "single_turn", "staged"}:
         fail(f"unknown kind {kind!r}", hint="use --kind dialogue, single_turn or staged")
+    if scenario_id in scenario_ids() or scenario_id in IMPORTED_IDS:
+        # `medsim run ID` looks the id up among the bundled scenarios first: the new file would never run
+        fail(f"{scenario_id!r} is already a bundled scenario id; a new scenario of that name would be hidden by it "
+             "(`medsim run`, `show`, `score` with the id load the bundled one)",
+             hint=f"choose another id, e.g. `medsim new my_{scenario_id} --kind {kind}`")
     try:
         written = scaffold(scenario_id, kind, directory)
     except FileExistsError as exc:

@@ -28,6 +28,11 @@ def load_scenario_or_fail(scenario: str):
     from medsim.scenario.load import ScenarioInvalid
     from medsim.scenario.registry import UnknownName, get_scenario
 
+    candidate = Path(scenario)
+    if (candidate.suffix in {".yaml", ".yml"} or "/" in scenario) and not candidate.is_file():
+        # a path, not an id: say which file is missing rather than list the bundled ids
+        fail(f"scenario file not found: {scenario} (looked for {candidate.resolve()})",
+             hint="check the path, or give a bundled scenario id (`medsim list` shows them)")
     try:
         return get_scenario(scenario, check_scorers=True)
     except UnknownName as exc:
@@ -130,5 +135,10 @@ def _print(result) -> None:
         table.add_row(safe(s.scorer), value, safe("；".join(s.reasons[:4]) + (f"（{s.error}）" if s.error else "")))
     console.print(table)
     item = "—" if result.item_score is None else f"{result.item_score:.3f}"
+    if result.gates and result.mean is not None:
+        # the gates' arithmetic: why a right department still gives 0 when the triage level is wrong
+        factors = " × ".join([f"{result.mean:.3f} (weighted mean)",
+                              *(f"{value:.3f} ({safe(name)} gate)" for name, value in result.gates)])
+        item = f"{item} = {factors}"
     console.print(f"item score {item}" + (f"   parse: {safe(result.parse_error)}" if result.parse_error else "")
                   + (f"   [yellow]format: {safe(result.parse_note)}[/]" if result.parse_note else ""))

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from medsim.scenario.schema import RECORD_FIELDS, Case, CaseFile, Scenario
+from medsim.scenario.settings import REMOVED_SETTINGS, setting_problem
 from medsim.scenario.yamlpos import FileProblem, Located, Problem, load_jsonl, load_yaml
 
 # What a prompt template may name (see medsim.sim.prompts.render) and what an opening may.
@@ -355,15 +356,41 @@ def _scorer_problems(scenario: Scenario, located: Located) -> list[Problem]:
             problems.append(Problem(located.path, line, col, _field_path(base), f"no scorer named {ref.name!r}{hint}"))
             continue
         allowed = config_keys(ref.name)
-        for key in ref.config:
+        for key, value in ref.config.items():
+            loc = (*base, key) if short else (*base, "config", key)
+            line, col = located.where(loc)
             if key not in allowed:
                 close = difflib.get_close_matches(key, sorted(allowed), n=1)
-                hint = (f"; did you mean {close[0]}?" if close else
+                hint = (f"; {REMOVED_SETTINGS[key]}" if key in REMOVED_SETTINGS else
+                        f"; did you mean {close[0]}?" if close else
                         f" ({ref.name} takes {', '.join(sorted(allowed)) or 'no settings'} and weight)")
-                loc = (*base, key) if short else (*base, "config", key)
-                line, col = located.where(loc)
                 problems.append(Problem(located.path, line, col, _field_path(loc),
                                         f"unknown setting for scorer {ref.name}{hint}"))
+            elif (why := setting_problem(key, value)) is not None:
+                problems.append(Problem(located.path, line, col, _field_path(loc), why))
+    return problems
+
+
+def _triage_scale_problems(scenario: Scenario, parts: list[tuple[list[Case], Located, str, tuple]]) -> list[Problem]:
+    """A gold triage level the scale does not have (0, 5, "危重") can never be matched: every answer
+    would score as over- or under-triage."""
+    from medsim.scoring.triage import LEVELS, NAME
+    from medsim.sim.answer import coerce_int
+
+    fields = {str(ref.config.get("field") or "level") for ref in scenario.scoring if ref.name == NAME}
+    problems = []
+    for file_cases, file_located, case_display, case_loc in parts:
+        for index, case in enumerate(file_cases):
+            for name in sorted(fields & set(case.gold)):
+                level = coerce_int(case.gold[name])
+                if level in LEVELS:
+                    continue
+                loc = case_loc + (index, "gold", name)
+                line, col = file_located.where(loc)
+                problems.append(Problem(case_display, line, col, _field_path(loc),
+                                        f"gold triage level {case.gold[name]!r} is outside the scale "
+                                        f"{LEVELS.start}–{LEVELS.stop - 1} (1 濒危 … 4 非急症); give a whole "
+                                        f"number from {LEVELS.start} to {LEVELS.stop - 1}"))
     return problems
 
 
@@ -490,6 +517,7 @@ def load_scenario(path: Path | str, *, check_phi: bool = False, check_scorers: b
         problems += _stage_problems(scenario, located)
         if check_scorers:
             problems += _scorer_problems(scenario, located)
+            problems += _triage_scale_problems(scenario, parts)
     errors = [p for p in problems if p.severity == "error"]
     if errors or scenario is None:
         raise ScenarioInvalid(errors or problems)

@@ -72,7 +72,7 @@ clinician:
   max_turns: 8
   answer: {format: json, fields: {level: int, department: str}}
 scoring:
-  - triage_level: {under_triage_weight: 2, weight: 2}
+  - triage_level: {field: level, weight: 2}
   - department: {}
   - info_gathering: {}
 """,

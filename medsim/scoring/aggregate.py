@@ -67,6 +67,19 @@ def item_score(scores: Sequence[Score], refs: Sequence[ScorerRef] | None = None)
     a gate can only take away (fact consistency, weight 0, charges errors and earns nothing; a wrong
     triage level is not redeemed by the right department). Scores pair with refs by position when
     the lists line up (one scorer may appear twice with different configs), else by name."""
+    mean, gates = item_parts(scores, refs)
+    if mean is None:
+        return None
+    value = mean
+    for _, gate in gates:
+        value *= gate
+    return value
+
+
+def item_parts(scores: Sequence[Score], refs: Sequence[ScorerRef] | None = None
+               ) -> tuple[float | None, list[tuple[str, float]]]:
+    """The two factors of ``item_score``: the weighted mean, and each applied gate as (scorer, value),
+    so a score card can show its arithmetic."""
     if refs and len(refs) == len(scores) and all(r.name == s.scorer for r, s in zip(refs, scores, strict=True)):
         pairs_refs = list(zip(scores, refs, strict=True))
     else:
@@ -76,12 +89,9 @@ def item_score(scores: Sequence[Score], refs: Sequence[ScorerRef] | None = None)
              if s.value is not None and (r is None or r.weight > 0)]
     total = sum(w for _, w in pairs)
     if not total:
-        return None
-    value = sum(v * w for v, w in pairs) / total
-    for s, r in pairs_refs:
-        if r is not None and r.gate and s.value is not None:
-            value *= s.value
-    return value
+        return None, []
+    gates = [(s.scorer, s.value) for s, r in pairs_refs if r is not None and r.gate and s.value is not None]
+    return sum(v * w for v, w in pairs) / total, gates
 
 
 def _quantile(sorted_vals: list[float], q: float) -> float:

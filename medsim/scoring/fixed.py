@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from medsim.scenario.schema import Case, Scenario
-from medsim.scoring.aggregate import item_score
+from medsim.scoring.aggregate import item_parts, item_score
 from medsim.scoring.base import Score, ScoreInput, get_scorer
 from medsim.sim.answer import parse_answer
 from medsim.sim.transcript import Transcript
@@ -38,6 +38,8 @@ class FixedScore:
     answer: Any = None
     parse_error: str | None = None
     parse_note: str | None = None
+    mean: float | None = None  # the weighted mean before gates
+    gates: list[tuple[str, float]] = field(default_factory=list)  # (gate scorer, its value), multiplied in
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -140,8 +142,9 @@ def score_fixed(scenario: Scenario, case: Case, answer: Any, *, turns: list[dict
     transcript = fixed_transcript(scenario, case, answer, turns)
     scores = asyncio.run(_run(scenario, case, transcript, scorer, services, bool(turns)))
     refs = [r for r in scenario.scoring if (not scorer or r.name == scorer) and any(s.scorer == r.name for s in scores)]
+    mean, gates = item_parts(scores, refs)
     return FixedScore(case.id, scenario.id, item_score(scores, refs), scores, transcript.answer, transcript.parse_error,
-                      transcript.parse_note)
+                      transcript.parse_note, mean, gates)
 
 
 def reference_answer(scenario: Scenario, case: Case) -> str:

@@ -7,7 +7,7 @@ headline figure). Over-triage wastes a resuscitation bay but is safe: one level 
 everyone" therefore earns the share of level-2 patients plus a little, not half marks.
 
 Config: ``field`` (default level), ``over_credit``, ``under_credit`` (one level under for a gold
-Ⅲ–Ⅳ patient, default 0). ``under_triage_weight`` is accepted for older files and ignored.
+Ⅲ–Ⅳ patient, default 0).
 
 Two levels offered as a choice ("1或2", "2-3级") are no level (medsim.sim.answer.coerce_int): a
 triage desk sends the patient to one zone, so such an answer earns nothing.
@@ -24,7 +24,7 @@ LEVELS = range(1, 5)
 CRITICAL = (1, 2)  # levels whose under-triage is the headline safety failure
 
 
-@scorer(NAME, config=("field", "under_triage_weight", "over_credit", "under_credit"))
+@scorer(NAME, config=("field", "over_credit", "under_credit"))
 def score_triage(inp: ScoreInput) -> Score:
     if (s := unparsed(NAME, inp)) is not None:
         return s

@@ -50,3 +50,41 @@ def test_a_file_with_no_answers_is_an_error(tmp_path: Path) -> None:
     answers.write_text("\n\n", encoding="utf-8")
     result = medsim("score", "diagnosis", "--answers", str(answers))
     assert result.returncode == 2 and "no answers in the file" in result.stderr
+
+
+def test_a_missing_scenario_file_is_named_not_listed_as_an_unknown_id(tmp_path: Path) -> None:
+    for given in ("./nope.yaml", str(tmp_path / "nope.yml"), "no/such/dir"):
+        result = medsim("score", given, "--case", "X", "--answer", "Y")
+        assert result.returncode == 2
+        assert f"scenario file not found: {given}" in result.stderr, result.stderr
+        assert "check the path" in result.stderr and "known:" not in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_the_score_card_shows_the_gate_arithmetic() -> None:
+    import re
+
+    # tri-001 is a level-1 patient: level 2 is critical under-triage, and the triage gate zeroes the item
+    card = medsim("score", "triage", "--case", "tri-001", "--answer", '{"level": 2, "department": "急诊科"}',
+                  env={"COLUMNS": "200"})
+    assert card.returncode == 0, card.stderr
+    line = next(ln for ln in card.stdout.splitlines() if ln.startswith("item score"))
+    match = re.match(r"item score ([\d.]+) = ([\d.]+) \(weighted mean\)((?: × [\d.]+ \(\w+ gate\))+)", line)
+    assert match, line
+    gates = re.findall(r"× ([\d.]+) \((\w+) gate\)", match.group(3))
+    assert {name for _, name in gates} == {"triage_level", "department"}
+    assert dict((name, float(v)) for v, name in gates)["triage_level"] == 0.0
+    product = float(match.group(2))
+    for value, _ in gates:
+        product *= float(value)
+    assert abs(product - float(match.group(1))) < 1e-3
+    as_json = medsim("score", "triage", "--case", "tri-001", "--answer", '{"level": 2, "department": "急诊科"}',
+                     "--json")
+    assert json.loads(as_json.stdout)["item_score"] == float(match.group(1))
+
+
+def test_no_arithmetic_without_a_gate() -> None:
+    card = medsim("score", "diagnosis", "--case", "inp-11", "--answer", '{"diagnosis": "右肺上叶恶性肿瘤"}',
+                  env={"COLUMNS": "200"})
+    line = next(ln for ln in card.stdout.splitlines() if ln.startswith("item score"))
+    assert line.split()[:3] == ["item", "score", "1.000"] and "gate" not in line

@@ -153,14 +153,14 @@ def test_dialogue_scaffold_opening_is_a_template_not_a_literal(tmp_path: Path) -
 def test_unknown_scorers_and_settings_are_errors_when_checked(scenario_dir: Path) -> None:
     path = scenario_dir / "demo.yaml"
     text = path.read_text(encoding="utf-8").replace("  - info_gathering: {}", "  - info_gatherin: {}")
-    path.write_text(text.replace("under_triage_weight: 2", "under_triage_wieght: 2"), encoding="utf-8")
+    path.write_text(text.replace("{field: level, weight: 2}", "{feild: level, weight: 2}"), encoding="utf-8")
     load_scenario(path)  # names are only checked on request (`medsim list` does not import scorers)
     with pytest.raises(ScenarioInvalid) as caught:
         load_scenario(path, check_scorers=True)
     found = [str(p) for p in caught.value.problems]
     assert any("scoring[2].info_gatherin: no scorer named 'info_gatherin'; did you mean info_gathering?" in p
                for p in found), found
-    assert any("under_triage_wieght: unknown setting for scorer triage_level; did you mean under_triage_weight?"
+    assert any("feild: unknown setting for scorer triage_level; did you mean field?"
                in p for p in found), found
 
 
