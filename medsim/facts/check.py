@@ -31,7 +31,7 @@ from medsim.facts import textlayer
 from medsim.facts.claims import Claim, names_use, result_after
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
-from medsim.text import analytes, get_lexicon
+from medsim.text import analytes, get_lexicon, vitals
 from medsim.text.patterns import degree_gapped
 from medsim.text.units import molar_mass, same_quantity, to_si
 
@@ -39,7 +39,7 @@ Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
 KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
            "laterality": "左右侧别", "duration": "病程时间",
-           "result": "检查结果"}
+           "result": "检查结果", "vitals": "生命体征"}
 
 
 @dataclass
@@ -480,6 +480,48 @@ def _vital_sign(c: Claim, rec: ClaimIndex) -> Claim | None:
 _FAMILY_NEXT = re.compile(r"等?病?家族")
 
 
+def _latest_vital(key: str, rec: ClaimIndex) -> Claim | None:
+    """The record's last value of a vital sign: the examination's, after any history value."""
+    values = [r for r in rec.of("measurement", key) if r.value is not None and r.checkable]
+    return values[-1] if values else None
+
+
+def _denied_vital(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A denial (无发热, 无心动过速) against the record's last value of that vital sign, when it lies in
+    the finding's range: the measured value outweighs a denial in words."""
+    rule = _VITAL_FINDINGS.get(c.key)
+    if rule is None or c.polarity != "absent" or c.owner != "patient":
+        return None
+    name, low, high = rule
+    r = _latest_vital(name, rec)
+    if r is None or not low <= r.value < high:  # type: ignore[operator]
+        return None
+    shown = rec.text[r.start:r.end]
+    return _Verdict("contradicted", r, f"病历记载 {shown}，不是无“{c.text}”", f"the record has {shown}, not no {c.text}")
+
+
+def _vitals(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """Vital signs called normal or stable, against the record's last value of each one covered; one
+    set in the past (孕20周前血压正常) only against the record's own words."""
+    keys = [str(k) for k in c.extra.get("keys", ())]  # type: ignore[union-attr]
+    band = str(c.extra.get("band", "normal"))
+    past = bool(c.extra.get("past"))
+    recorded = [] if past else [r for r in (_latest_vital(k, rec) for k in keys) if r is not None]
+    for r in recorded:
+        if vitals.out_of_band(r.key, r.value, r.value2, band):  # type: ignore[arg-type]
+            shown = rec.text[r.start:r.end]
+            return _Verdict("contradicted", r, f"病历记载 {shown}，不是“{c.text}”", f"the record has {shown}, not {c.text}")
+    if recorded:
+        shown = "，".join(rec.text[r.start:r.end] for r in recorded)
+        return _Verdict("supported", recorded[0], f"与病历一致：{shown}", f"matches the record's {shown}")
+    for m in vitals.VITAL_STATE.finditer(rec.text):  # the record says so in words too (生命体征平稳)
+        if set(keys) <= set(vitals.subject_keys(m.group("subjects"))):
+            return _Verdict("supported", (m.start(), m.end()), f"与病历一致：{c.text}", f"matches the record: {c.text}")
+    if past:
+        return None
+    return _Verdict("unsupported", None, f"病历没有记载{c.key}", f"the record gives no {c.key}")
+
+
 def _earlier_list_item(c: Claim) -> bool:
     """The claim is the family's only as an earlier item of a list that 家族史 closes (过敏性鼻炎 in
     有过敏性鼻炎及哮喘家族史), not the item the 家族史 stands on."""
@@ -496,6 +538,9 @@ def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
 
 
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    denied = _denied_vital(c, rec)
+    if denied is not None:
+        return denied
     same = _finding_mentions(c, rec)
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
@@ -1086,7 +1131,7 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 
 _MATCHERS = {"measurement": _measurement, "result": _result, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
-             "laterality": _laterality, "duration": _duration}
+             "laterality": _laterality, "duration": _duration, "vitals": _vitals}
 
 
 # ------------------------------------------------------------------------------ check
@@ -1105,6 +1150,7 @@ _NO_VERDICT = {
     "duration": ("病历中没有同一症状的时间可对照", "the record gives no duration for the same thing"),
     "laterality": ("病历未记载该部位的侧别", "the record gives no side for this part"),
     "measurement": ("阈值或标准，病历中没有可比较的数值", "a threshold or criterion with no recorded value to compare"),
+    "vitals": ("过去某时的生命体征，病历没有同一时间的记载", "a vital sign at a past time the record does not describe"),
     "drug": ("药物类别或未用药的陈述，病历中没有可对照的记载", "a drug class, or a drug not taken, that the record does not mention"),
 }
 

@@ -3,7 +3,8 @@
 The same extractor runs on the record and on the output, so a claim is matched claim-to-claim.
 Kinds: finding (symptom / disease, with polarity and owner), measurement (vital or lab value with
 unit), drug (dose, route, frequency), sex, age, laterality (a side attached to a body part),
-duration (attached to the clause it qualifies). Spans are offsets in the *normalized* text; the
+duration (attached to the clause it qualifies), vitals (vital signs called normal or stable in
+words). Spans are offsets in the *normalized* text; the
 caller maps them back with the span map from ``textlayer.normalize``.
 """
 
@@ -14,12 +15,12 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
-from medsim.text import analytes
+from medsim.text import analytes, vitals
 from medsim.text.measures import cn_number, frequency
 from medsim.text.patterns import FREQ_PATTERN
 from medsim.text.units import canonical_unit
 
-Kind = str  # finding | measurement | drug | sex | age | laterality | duration
+Kind = str  # finding | measurement | drug | sex | age | laterality | duration | vitals
 
 
 @dataclass
@@ -1210,11 +1211,20 @@ def panel_results(text: str) -> list[Claim]:
             for m in _PANEL_NORMAL.finditer(text)]
 
 
+def vital_states(text: str) -> list[Claim]:
+    """Vital signs called normal or stable in words (生命体征平稳, 血压正常): kind ``vitals``, held
+    against the record's values (extra ``keys``: the analytes covered, ``band``: normal or stable)."""
+    return [Claim("vitals", m.start(), m.end(), m.group(0), key=m.group("subjects"),
+                  extra={"keys": vitals.subject_keys(m.group("subjects")), "band": vitals.band_of(m.group("state")),
+                         "past": bool(vitals.PAST_TIME.search(text, textlayer.clause_start(text, m.start()), m.start()))})
+            for m in vitals.VITAL_STATE.finditer(text)]
+
+
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
-              *durations(text), *findings(text), *exam_results(text)]
+              *durations(text), *findings(text), *exam_results(text), *vital_states(text)]
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     claims += [c for c in panel_results(text) if not any(s < c.end and c.start < e for s, e in results)]
     # a dose is not also a measurement, an age is not also a duration
