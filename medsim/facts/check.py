@@ -537,7 +537,18 @@ def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
                  and r.key != c.key), None)
 
 
+def _analyte_done(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """An analyte said to be raised or lowered: None when the record has its value or names it (the
+    direction is not read against reference ranges), unsupported when the record never tested it."""
+    if rec.of("measurement", c.key) or any(len(n) >= 2 and n in rec.text for n in analytes.names(c.key)):
+        return None
+    name = str(c.extra.get("name", c.key))
+    return _Verdict("unsupported", None, f"病历中没有{name}的检查结果", f"the record has no {name} result")
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.extra.get("type") == "analyte_direction":
+        return _analyte_done(c, rec)
     denied = _denied_vital(c, rec)
     if denied is not None:
         return denied

@@ -945,6 +945,32 @@ def qualitative_results(text: str) -> list[Claim]:
     return out
 
 
+# an analyte stated as raised or lowered with no value (肌钙蛋白I明显升高, 血钾降低): the test was done,
+# which the record must show by a value or the analyte's name; vital signs are read as findings
+_ANALYTE_DIRECTION = re.compile(r"(?:明显|显著|轻度|稍|略|进行性|持续)?(?:升高|增高|降低|减低|下降)")
+_VALUE_NEXT = re.compile(r"\s*(?:至|到|达|为|约)*\s*\d")
+
+
+def analyte_directions(text: str) -> list[Claim]:
+    """Analytes written with a direction and no value: kind ``finding``, type ``analyte_direction``."""
+    out = []
+    for m in _ANALYTE_DIRECTION.finditer(text):
+        if _VALUE_NEXT.match(text, m.end()):
+            continue  # 肌钙蛋白升高至2.3ng/mL: the value is the claim
+        run = text[max(0, m.start() - 16):m.start()]
+        found = analytes.analyte_in(run)
+        if not found or len(run) - found[2] != len(found[1]):
+            continue  # the name must end where the direction starts
+        a = analytes.get(found[0])
+        if a is None or a.group == "vital":
+            continue
+        start = m.start() - len(found[1])
+        polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end())
+        out.append(Claim("finding", start, m.end(), text[start:m.end()], key=found[0], polarity=polarity, owner=owner,
+                         extra={"type": "analyte_direction", "name": found[1]}))
+    return out
+
+
 def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> None:
     """A disease the writer states as this patient's diagnosis (诊断：X, 初步诊断为X, 考虑X, X可能性大) is
     a ``diagnosis`` claim, checked against the record's diagnosis list; one named as a differential
@@ -1005,7 +1031,7 @@ def _side_before(text: str, cs: int, start: int) -> str:
 
 
 def findings(text: str) -> list[Claim]:
-    out = organisms(text) + qualitative_results(text)
+    out = organisms(text) + qualitative_results(text) + analyte_directions(text)
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压

@@ -58,3 +58,15 @@ def test_venous_sampling_the_record_holds():
                 tests=[Result(name="肾上腺静脉采血", result="右侧醛固酮优势分泌，偏侧化指数4.2。")])
     assert check(case, "肾上腺静脉采血提示右侧醛固酮优势分泌。", key_facts=[]).problems() == []
     assert check(case, "AVS示右侧醛固酮优势分泌。", key_facts=[]).problems() == []
+
+
+def test_an_analyte_raised_with_no_test_in_the_record_is_unsupported():
+    record = "现病史：胸骨后压榨样疼痛2小时。\n辅助检查：心电图：窦性心律，V1–V4导联ST段抬高0.3mV。"
+    report = check(record, "肌钙蛋白I明显升高。", key_facts=[])
+    assert [f.status for f in report.findings] == ["unsupported"]
+
+
+def test_an_analyte_raised_that_the_record_measured_is_not_called_invented():
+    record = "辅助检查：肌钙蛋白I 2.35ng/mL（参考值<0.04ng/mL），CK-MB 48U/L。"
+    report = check(record, "肌钙蛋白I明显升高。", key_facts=[])
+    assert "unsupported" not in report.statuses()
