@@ -566,6 +566,11 @@ def drugs(text: str) -> list[Claim]:
 # a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
 _GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
                          r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# a name ending in a dosage form after a lay verb of taking (含了西地碘含片, 吃了布洛芬缓释胶囊, 贴了止痛贴):
+# the form says it is a drug even when the lexicon does not know the name
+_DOSAGE_FORM = r"(?:含片|泡腾片|缓释片|控释片|肠溶片|咀嚼片|片|缓释胶囊|胶囊|颗粒|冲剂|口服液|糖浆|喷雾剂|气雾剂|滴眼液|滴耳液|滴鼻液|软膏|乳膏|凝胶|栓|贴剂|膏药)"
+_TAKEN_FORM = re.compile(r"(?:吃|服|含|喷|贴|抹|擦|涂|滴|塞|用)(?:了|过)(?:点|些|几[片粒]|[一两二三][片粒])?"
+                         rf"(?P<name>[\u4e00-\u9fa5A-Za-z]{{2,10}}?{_DOSAGE_FORM})(?=[，。；、,;\s]|后|等|和|及|都|也|$)")
 # a name between a verb of giving and a route (已予达那唑口服, 给予甲泼尼龙静滴): a drug even when its
 # ending is a single character, the route says so
 _GIVEN_BY_ROUTE = re.compile(r"(?:予以|给予|予|加用|改用|换用)(?P<name>[\u4e00-\u9fa5]{2,8}?)"
@@ -589,7 +594,7 @@ _NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|
 _NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
 # the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
 # stopped (改用, 停用), not used (未用, 没吃过); a drug in an explanation has none of them
-_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|含(?:了|过|着)|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
                          # prescribed or given in lay words: 开过X, 开了X, 打了X, 输过X, 挂了X (a drip), 点了X (drops)
                          r"开(?:了|过|的|药)|(?:打|输|挂|点|上|擦|抹)(?:了|过)|"
                          r"联用|联合|静滴|静推|静注|滴注|输注|泵入|肌注|治疗|化疗|方案|"
@@ -636,6 +641,9 @@ def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
         name = m.group("name")
         if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
             found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    for m in _TAKEN_FORM.finditer(text):
+        if not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(m.group("name")), m.group("name"))
     for m in _GIVEN_BY_ROUTE.finditer(text):
         name = m.group("name")
         if name.endswith(vocab.DRUG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
@@ -880,8 +888,8 @@ def organisms(text: str) -> list[Claim]:
 
 
 # between a test's name and its result: what the name targets in brackets (血小板相关抗体（GPⅡb/Ⅲa）阳性) or
-# the word for testing (HEV RNA检测阳性)
-_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:检测|检查|测定)?"
+# the word for testing or its method (HEV RNA检测阳性, VZV-DNA PCR阳性)
+_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:\s?(?:PCR|qPCR|测序)\s?)?(?:检测|检查|测定)?"
 _EXAM_RESULT = re.compile(
     _RESULT_ASIDE + r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
     r"(?P<r>强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋]\s*[)）]|[（(]\s*[-－]\s*[)）])"
@@ -1054,14 +1062,15 @@ def findings(text: str) -> list[Claim]:
 # record must hold the examination, and what it showed
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
-             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
+             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|喉镜|鼻咽镜|鼻内镜|鼻窦镜|耳内镜|阴道镜|裂隙灯|KUB|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
              r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|免疫组化|免疫组织化学|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
-EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|平片|片|报告))*")
 # what introduces the result: 示/提示/见… (also after a comma: 行胃镜检查，见胃窦溃疡), a colon, or a normal
 # or negative result written straight after the name (心电图正常, 头颅CT无异常, 胸片未见异常)
-_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
+# where the examination found it may come before the cue (KUB平片于左输尿管走行区见结石影)
+_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:于[\u4e00-\u9fa5A-Za-z0-9]{1,12}?(?=可见|见))?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
                          r"|\s*(?=未见|无明显|未发现|无异常|无特殊|大致正常|基本正常|正常|阴性)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")

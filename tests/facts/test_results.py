@@ -70,3 +70,31 @@ def test_an_analyte_raised_that_the_record_measured_is_not_called_invented():
     record = "辅助检查：肌钙蛋白I 2.35ng/mL（参考值<0.04ng/mL），CK-MB 48U/L。"
     report = check(record, "肌钙蛋白I明显升高。", key_facts=[])
     assert "unsupported" not in report.statuses()
+
+
+FISHBONE = ("主诉：吃鱼卡刺后咽痛2小时。\n现病史：吃鲫鱼时感咽部被鱼刺卡住，自行吞饭团、喝醋未缓解。\n"
+            "体格检查：口咽部右侧扁桃体下极似见细小白色异物。")
+
+
+def test_an_endoscopy_the_record_never_did_is_unsupported():
+    report = check(FISHBONE, "间接喉镜见鱼刺刺入右侧扁桃体下极。", key_facts=[])
+    assert [f.status for f in report.findings if f.kind == "result"] == ["unsupported"]
+
+
+def test_a_plain_film_with_the_place_before_its_cue_is_read_as_a_result():
+    record = "辅助检查：泌尿系CT平扫：左输尿管上段结石，大小约0.9cm×0.7cm，左肾中度积水。"
+    report = check(record, "KUB平片于左输尿管走行区见致密结石影。", key_facts=[])
+    assert [f.status for f in report.findings if f.kind == "result"] == ["unsupported"]
+    same = check(record, "泌尿系CT平扫于左输尿管上段见结石。", key_facts=[])
+    assert [f.status for f in same.findings if f.kind == "result"] == ["supported"]
+
+
+def test_a_nucleic_acid_test_named_with_its_method_is_a_result():
+    record = "体格检查：左侧胸背部带状分布成簇水疱，未过中线。\n辅助检查：血常规：WBC 6.8×10^9/L。"
+    assert "unsupported" in check(record, "疱液VZV-DNA PCR阳性。", key_facts=[]).statuses()
+
+
+def test_a_lozenge_the_patient_sucked_is_a_drug_the_record_must_hold():
+    report = check(FISHBONE, "还含了西地碘含片，都不管用。", key_facts=[])
+    assert [f.status for f in report.findings if f.kind == "drug"] == ["unsupported"]
+    assert "unsupported" not in check(FISHBONE, "自行吞饭团、喝醋未缓解。", key_facts=[]).statuses()  # food, not drugs
