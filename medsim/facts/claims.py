@@ -725,7 +725,9 @@ def demographics(text: str) -> list[Claim]:
 # -------------------------------------------------------------------------- laterality
 
 _PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
-_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+# an ordinal may stand between the side and the part (右足第一跖趾关节, 左第5肋)
+_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?"
+                   rf"(?:[手足]?第[一二三四五六七八九十\d]{{1,2}})?(?P<part>{_PARTS})")
 # the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶, 伸舌右偏
 _SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧顶底壁极偏移])")
 # a lung with its zone or lobe: 右下肺, 双肺中下野, 右肺下叶, 左肺上叶舌段, 肺右下叶
@@ -770,6 +772,10 @@ def laterality(text: str) -> list[Claim]:
             extra["zone"] = m.group("zone")  # 心界向左下扩大
         out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part") + "偏向",
                          side=m.group("side"), extra=extra))
+    for m in _TURN.finditer(text):
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("move") or m.group("move2"),
+                         side=m.group("side") or m.group("side2"),
+                         extra={"context": _side_context(text, m.start(), m.end()), "movement": True}))
     lungs = [(c.start, c.end) for c in out if c.key == "肺"]
     shifts = [(c.start, c.end) for c in out if c.key.endswith("偏向")]
     for rx in (_SIDE, _SIDE_AFTER):
@@ -792,6 +798,10 @@ def laterality(text: str) -> list[Claim]:
     return out
 
 
+# the direction of a movement or a position that brings a symptom on (向右翻身时眩晕, 左侧卧位时加重):
+# compared only with the same movement's direction in the record
+_TURN = re.compile(r"(?:向|朝)(?P<side>左|右)侧?(?P<move>翻身|转头|扭头|转颈|转身|侧卧|侧身|倾倒|歪倒)"
+                   r"|(?<![左右双两])(?P<side2>左|右)侧?(?P<move2>侧卧)")
 # a midline structure pushed, or a border enlarged, toward a side (中线左移, 纵隔向右侧移位, 气管右偏, 心界向左下
 # 扩大): the side is a direction, compared only with the same structure's direction in the record
 _SHIFT = re.compile(r"(?P<part>中线结构|中线|纵隔|气管|心界|心浊音界|心尖搏动|悬雍垂|脊柱)(?:明显|稍|轻度|略)?(?:向|偏向|移向|偏)?"
@@ -1179,6 +1189,9 @@ _REGIMEN_DESCRIBED = re.compile(r"方案(?=中|里)")
 _REGIMEN_INCLUDES = re.compile(r"(方案[中里][^，。；]{0,12}?)包括")
 
 
+_HABITUAL = re.compile(r"每次|每当|每逢|每于")
+
+
 def _sections(text: str) -> tuple[list[int], list[str]]:
     """Where each section-like heading word starts, and its kind, in order."""
     found = [(m.start(), m.lastgroup or "") for m in _SECTION_RX.finditer(text)]
@@ -1198,7 +1211,11 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
         if c.kind == "drug":
             sentence = _REGIMEN_INCLUDES.sub(r"\1", sentence)  # the patient's regimen includes X: no generality
-        if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
+        # 每次躺下、向左翻身都会诱发眩晕: what brings on the patient's own episodes, not general knowledge
+        habitual = bool(_HABITUAL.search(before))
+        # 向右翻身时: a movement is the circumstance of a symptom, its 时 no hypothesis
+        after_cue = _AFTER_CUE.search(text, c.end, c.end + 3) and not c.extra.get("movement")
+        if (_GENERIC_RX.search(sentence) and not habitual) or after_cue:
             c.general = True
         if c.kind in ("finding", "drug") and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
                                     or _ACTION_LIST_RX.search(text[max(0, c.start - 24):c.start])):
