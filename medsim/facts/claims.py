@@ -983,6 +983,8 @@ def analyte_directions(text: str) -> list[Claim]:
         if a is None or a.group == "vital":
             continue
         start = m.start() - len(found[1])
+        if start > 0 and re.match(r"[A-Za-z0-9/.%μ^×·\-]", text[start - 1]):
+            continue  # the L of 168U/L升高: a unit's letter, the direction is the value's
         polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end())
         out.append(Claim("finding", start, m.end(), text[start:m.end()], key=found[0], polarity=polarity, owner=owner,
                          extra={"type": "analyte_direction", "name": found[1]}))

@@ -98,3 +98,9 @@ def test_a_lozenge_the_patient_sucked_is_a_drug_the_record_must_hold():
     report = check(FISHBONE, "还含了西地碘含片，都不管用。", key_facts=[])
     assert [f.status for f in report.findings if f.kind == "drug"] == ["unsupported"]
     assert "unsupported" not in check(FISHBONE, "自行吞饭团、喝醋未缓解。", key_facts=[]).statuses()  # food, not drugs
+
+
+def test_a_direction_after_a_value_is_not_a_test_named_by_the_units_letter():
+    record = "辅助检查：肝功能：ALT 88U/L，ALP 210U/L，GGT 168U/L，Alb 31g/L。"
+    report = check(record, "肝功能提示ALP 210U/L、GGT 168U/L升高。", key_facts=[])
+    assert report.statuses() == {"supported"}
