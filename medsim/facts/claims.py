@@ -276,7 +276,39 @@ def measurements(text: str) -> list[Claim]:
             )
         )
     out += _bare_vitals(text, out)
+    out += _shared_unit(text, out)
     return out + _unitless(text, out) + _sizes(text, out)
+
+
+# an item of a list whose unit is written once, after its last value (TC 5.0，TG 1.4，LDL-C 3.6mmol/L)
+_LIST_ITEM = re.compile(r"(?P<name>[A-Za-z\u4e00-\u9fa5][A-Za-z0-9\u4e00-\u9fa5\-]{0,11}?)\s*[:：]?\s*(?P<v>\d+(?:\.\d+)?)\s*$")
+
+
+def _shared_unit(text: str, taken: list[Claim]) -> list[Claim]:
+    """The bare values before a measurement, in a list of the same group of analytes that the unit
+    after the last value serves (血脂TC 5.0，TG 1.4，LDL-C 3.6，HDL-C 1.3mmol/L)."""
+    out: list[Claim] = []
+    for last in taken:
+        group = getattr(analytes.get(last.key), "group", None)
+        if not last.unit or group in (None, "vital"):
+            continue
+        end = last.start
+        while end > 0 and text[end - 1] in "，、,；; ":
+            cut = end - 1
+            start = max(text.rfind(ch, 0, cut) for ch in "，、,；;。\n：:") + 1
+            m = _LIST_ITEM.search(text, start, cut)
+            if not m:
+                break
+            found = analytes.analyte_in(m.group("name"), last.unit)
+            if not found or not m.group("name").endswith(found[1]) \
+                    or getattr(analytes.get(found[0]), "group", None) != group or not analytes.takes(found[0], last.unit):
+                break
+            name_start = m.start("name") + m.group("name").rfind(found[1])
+            out.append(Claim("measurement", name_start, m.end("v"), text[name_start:m.end("v")], key=found[0],
+                             value=_num(m.group("v")), value_text=m.group("v"), unit=last.unit,
+                             extra={"name": found[1], "value_start": m.start("v"), "cmp": ""}))
+            end = name_start
+    return out
 
 
 # a vital sign written without its unit in a terse note (BP 128/76, HR 98, T 36.8, RR 18, SpO2 99): read in

@@ -96,3 +96,19 @@ def test_a_statement_in_english_is_held_to_the_record(appendicitis):
 def test_urine_amylase_is_not_blood_amylase():
     assert analytes.analyte_in("尿淀粉酶", "U/L")[0] == "urine_amylase"
     assert analytes.analyte_in("血淀粉酶", "U/L")[0] == "amylase"
+
+
+LIPIDS = "辅助检查：血脂：TC 5.0mmol/L，TG 1.4mmol/L，LDL-C 3.0mmol/L，HDL-C 1.3mmol/L。"
+
+
+def test_a_unit_written_once_serves_every_value_of_the_list():
+    wrong = check(LIPIDS, "血脂TC 5.0，TG 1.4，LDL-C 3.6，HDL-C 1.3mmol/L。", key_facts=[])
+    assert [f.key for f in wrong.findings if f.status == "value_mismatch"] == ["ldl"]
+    right = check(LIPIDS, "血脂TC 5.0，TG 1.4，LDL-C 3.0，HDL-C 1.3mmol/L。", key_facts=[])
+    assert right.statuses() == {"supported"} and len(right.findings) == 4
+
+
+def test_a_unit_is_not_shared_across_analyte_groups():
+    record = "辅助检查：血常规：WBC 6.2×10^9/L；血糖 5.4mmol/L。"
+    report = check(record, "WBC 6.2，血糖 5.4mmol/L。", key_facts=[])
+    assert [f.key for f in report.findings] == ["glu"]
