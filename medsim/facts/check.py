@@ -39,7 +39,7 @@ Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
 KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
            "laterality": "左右侧别", "duration": "病程时间",
-           "result": "检查结果", "vitals": "生命体征"}
+           "result": "检查结果", "vitals": "生命体征", "range": "检查数值"}
 
 
 @dataclass
@@ -520,6 +520,19 @@ def _vitals(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if past:
         return None
     return _Verdict("unsupported", None, f"病历没有记载{c.key}", f"the record gives no {c.key}")
+
+
+def _field_range(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A count per field or a voltage, against the record's value of the same name and unit: both
+    bounds (and a comparison sign) must agree."""
+    same = [r for r in rec.of("range") if r.unit == c.unit and (r.key == c.key or _similar_key(r.key, c.key))]
+    if not same:
+        return None
+    for r in same:
+        if (r.value, r.value2, r.extra.get("cmp")) == (c.value, c.value2, c.extra.get("cmp")):
+            return _Verdict("supported", r, f"与病历一致：{rec.text[r.start:r.end]}", f"matches the record: {rec.text[r.start:r.end]}")
+    shown = rec.text[same[0].start:same[0].end]
+    return _Verdict("value_mismatch", same[0], f"数值与病历不符：病历为 {shown}", f"value differs from the record, which has {shown}")
 
 
 def _earlier_list_item(c: Claim) -> bool:
@@ -1142,7 +1155,8 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 
 _MATCHERS = {"measurement": _measurement, "result": _result, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
-             "laterality": _laterality, "duration": _duration, "vitals": _vitals}
+             "laterality": _laterality, "duration": _duration, "vitals": _vitals,
+             "range": _field_range}
 
 
 # ------------------------------------------------------------------------------ check

@@ -503,6 +503,39 @@ def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
     return out
 
 
+# a count per microscope field or a voltage, as a range or one value (RBC 15～20个/HP, WBC >50/HP, ST段压低
+# 0.1～0.15mV): units the measurement reader does not take, compared bound by bound with the record's
+_FIELD_VALUE = re.compile(r"(?P<cmp>[<>≤≥])?\s*(?<![\d.])(?P<lo>\d+(?:\.\d+)?)(?:\s*[-~～–至]\s*(?P<hi>\d+(?:\.\d+)?))?"
+                          r"\s*(?P<unit>个?/HP|个?/LP|mV)(?![A-Za-z])")
+_FIELD_NAME = re.compile(r"[A-Za-z\u4e00-\u9fa5][A-Za-z0-9\u4e00-\u9fa5\-]{0,9}(?=\s*$)")
+
+
+def field_values(text: str) -> list[Claim]:
+    """Kind ``range``: key = the analyte, else the words before the value (ST段水平型压低); value and
+    value2 the bounds (value2 None for one value), unit without 个."""
+    out = []
+    for m in _FIELD_VALUE.finditer(text):
+        cs = textlayer.clause_start(text, m.start())
+        name = _FIELD_NAME.search(text, cs, m.start())
+        if not name:
+            continue
+        found = analytes.analyte_in(name.group(0))
+        if found and name.group(0).endswith(found[1]):
+            key, start = found[0], name.start() + name.group(0).rfind(found[1])
+        else:
+            lead = re.match(r"^.*?(?:导联|可见|见|示)", name.group(0))  # V4-V6导联ST段压低: the words after the leads
+            rest = name.group(0)[lead.end() if lead else 0:]
+            words = re.sub(r"[^\u4e00-\u9fa5A-Za-z]", "", rest)
+            if len(words) < 2:
+                continue
+            key, start = words, name.end() - len(rest)
+        hi = m.group("hi")
+        out.append(Claim("range", start, m.end(), text[start:m.end()], key=key, value=float(m.group("lo")),
+                         value_text=m.group(0).strip(), value2=float(hi) if hi else None,
+                         unit=m.group("unit").lstrip("个"), extra={"cmp": m.group("cmp") or "", "value_start": m.start("lo")}))
+    return out
+
+
 # ------------------------------------------------------------------------------- drugs
 
 _DOSE = re.compile(
@@ -1310,7 +1343,7 @@ def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
-              *durations(text), *findings(text), *exam_results(text), *vital_states(text)]
+              *durations(text), *findings(text), *exam_results(text), *vital_states(text), *field_values(text)]
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     claims += [c for c in panel_results(text) if not any(s < c.end and c.start < e for s, e in results)]
     # a dose is not also a measurement, an age is not also a duration
