@@ -248,6 +248,11 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
         # the record does not give under that name: nothing to compare
         return None
+    if cands and c.side:
+        sided = _sided(c, cands, rec)
+        if isinstance(sided, _Verdict):
+            return sided
+        cands = sided
     if cands:
         comparable = []
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
@@ -292,6 +297,24 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         return _Verdict("unsupported", (pos, pos + len(name)), f"病历提到{name}但未给出该数值",
                         f"the record mentions {name} but gives no such value")
     return _Verdict("unsupported", None, f"病历中没有{name}的结果", f"no {name} result in the record")
+
+
+def _equal_value(c: Claim, r: Claim) -> bool:
+    return bool(same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)) \
+        and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5)
+
+
+def _sided(c: Claim, cands: list[Claim], rec: ClaimIndex) -> list[Claim] | _Verdict:
+    """A value taken on one limb (右上肢164/102mmHg) against the record's values of each side: the other
+    side's value is a wrong side; the same side's values are the ones to compare with."""
+    mine = [r for r in cands if r.side == c.side]
+    other = [r for r in cands if r.side and r.side != c.side]
+    if other and not any(_equal_value(c, r) for r in mine):
+        r = next((r for r in other if _equal_value(c, r)), None)
+        if r is not None:
+            shown = rec.text[r.start:r.end]
+            return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{shown}”", f"wrong side: the record has {shown}")
+    return mine or cands
 
 
 def _molar_mass(c: Claim) -> float | None:

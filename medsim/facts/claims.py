@@ -201,6 +201,10 @@ def _restates(text: str, out: list[Claim], pos: int, unit: str) -> Claim | None:
     return prev
 
 
+# the limb a value was taken on, right before it (右上肢164/102mmHg, 双上肢血压相近（左164/102mmHg，右160/100mmHg）)
+_VALUE_SIDE = re.compile(r"(?<![左右])(?P<side>[左右])侧?(?:上肢|下肢|上臂|手臂|臂|腿)?\s*(?:血压|BP|收缩压|脉搏)?[\s:：为约]*$")
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
     found_values = list(MEASURE.finditer(text))
@@ -267,11 +271,12 @@ def measurements(text: str) -> list[Claim]:
                 start = name_start + name.rfind(alias)
         if unit == "mmHg" and not m.group("v2") and (key == "bp" or not analytes.pressure_analyte(key)):
             continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg); PaCO2 68mmHg is
+        side = _VALUE_SIDE.search(text, max(0, start - 3), m.start("v"))
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
                 value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"),
-                value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
+                value2=float(m.group("v2")) if m.group("v2") else None, unit=unit, side=side.group("side") if side else "",
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )

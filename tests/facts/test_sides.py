@@ -60,3 +60,18 @@ def test_a_small_joint_named_with_an_ordinal_keeps_its_side():
 def test_the_direction_of_a_provoking_movement_is_held_against_the_record():
     assert "contradicted" in check(BPPV, "每次躺下、向左翻身时都会诱发眩晕。", key_facts=[]).statuses()
     assert "contradicted" not in check(BPPV, "每次躺下、向右翻身时都会诱发眩晕。", key_facts=[]).statuses()
+
+
+ARMS = ("生命体征：T 36.5℃，P 78次/分，BP 164/102mmHg。\n"
+        "体格检查：双上肢血压相近（左164/102mmHg，右160/100mmHg）；心肺无异常。")
+
+
+def test_a_value_given_for_the_other_limb_is_the_wrong_side():
+    report = check(ARMS, "右上肢164/102mmHg。", key_facts=[])
+    assert [f.status for f in report.findings if f.kind == "measurement"] == ["contradicted"]
+
+
+def test_each_limbs_value_on_its_own_side_is_supported():
+    report = check(ARMS, "右上肢160/100mmHg，左上肢164/102mmHg。", key_facts=[])
+    assert [f.status for f in report.findings if f.kind == "measurement"] == ["supported", "supported"]
+    assert check(ARMS, "血压164/102mmHg。", key_facts=[]).statuses() == {"supported"}
