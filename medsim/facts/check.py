@@ -589,6 +589,14 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if denied is not None:
         return denied
     same = _finding_mentions(c, rec)
+    if same and c.extra.get("specimen") and c.polarity == "present":
+        grown = [r for r in same if r.extra.get("type") == "organism" and r.extra.get("specimen")]
+        if grown and not any(r.extra.get("specimen") == c.extra["specimen"] for r in grown) \
+                and len(grown) == len([r for r in same if r.extra.get("type") == "organism"]):
+            # 脓液培养出肺炎克雷伯菌 where the record grew it from blood only: another culture, not recorded
+            shown = "、".join(dict.fromkeys(str(r.extra["specimen"]) for r in grown))
+            return _Verdict("unsupported", grown[0], f"病历中{c.text}来自{shown}标本，没有{c.extra['specimen']}的结果",
+                            f"the record grew {c.text} from {shown}, not from {c.extra['specimen']}")
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in dict.fromkeys((c.key, c.text)):

@@ -953,8 +953,20 @@ _ORGANISM = re.compile(
 )
 
 
+# the specimen a culture or smear was taken from, in the words before it (穿刺脓液培养, 血培养, 痰涂片), by one name
+_SPECIMEN = re.compile(r"(?P<s>脑脊液|胸腔积液|腹腔积液|胸水|腹水|关节液|疱液|胆汁|引流液|分泌物|咽拭子|骨髓|脓液|脓|痰|尿|血|粪便|粪|便)"
+                       r"[^，。；,;\n血痰尿脓便]{0,4}$")
+_SPECIMEN_NAME = {"胸腔积液": "胸水", "腹腔积液": "腹水", "脓": "脓液", "粪": "粪便", "便": "粪便"}
+
+
+def _specimen(text: str, pos: int) -> str:
+    m = _SPECIMEN.search(text, max(0, pos - 8), pos)
+    return _SPECIMEN_NAME.get(m.group("s"), m.group("s")) if m else ""
+
+
 def organisms(text: str) -> list[Claim]:
-    """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
+    """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain; extra
+    ``specimen``: what was cultured (血, 痰, 脓液), where the words say."""
     out = []
     for m in _ORGANISM.finditer(text):
         # the organism's name starts after the verb the lazy match may have kept (两套均为肺炎克雷伯菌)
@@ -962,8 +974,8 @@ def organisms(text: str) -> list[Claim]:
         start = m.start("org") + (lead.end() if lead and len(m.group("org")) - lead.end() >= 3 else 0)
         org = text[start:m.end("org")]
         polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end("org"))
-        out.append(Claim("finding", start, m.end("org"), org, key=org,
-                         polarity=polarity, owner=owner, extra={"type": "organism"}))
+        out.append(Claim("finding", start, m.end("org"), org, key=org, polarity=polarity, owner=owner,
+                         extra={"type": "organism", "specimen": _specimen(text, m.start())}))
     return out
 
 

@@ -104,3 +104,14 @@ def test_a_direction_after_a_value_is_not_a_test_named_by_the_units_letter():
     record = "辅助检查：肝功能：ALT 88U/L，ALP 210U/L，GGT 168U/L，Alb 31g/L。"
     report = check(record, "肝功能提示ALP 210U/L、GGT 168U/L升高。", key_facts=[])
     assert report.statuses() == {"supported"}
+
+
+LIVER_ABSCESS = ("辅助检查：血培养：2套均培养出肺炎克雷伯菌，对氨苄西林耐药。\n"
+                 "腹部增强CT：肝右后叶6.8cm×6.0cm低密度灶，边缘环形强化，考虑肝脓肿。")
+
+
+def test_an_organism_grown_from_a_specimen_the_record_never_cultured_is_unsupported():
+    report = check(LIVER_ABSCESS, "穿刺脓液培养同样为肺炎克雷伯菌。", key_facts=[])
+    assert [f.status for f in report.findings if f.text == "肺炎克雷伯菌"] == ["unsupported"]
+    same = check(LIVER_ABSCESS, "血培养2套均培养出肺炎克雷伯菌。", key_facts=[])
+    assert [f.status for f in same.findings if f.text == "肺炎克雷伯菌"] == ["supported"]
