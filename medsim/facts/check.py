@@ -340,6 +340,20 @@ def _locate(term: str, text: str) -> tuple[int, int] | None:
     return None
 
 
+def _locate_one_char(c: Claim, term: str, text: str) -> tuple[int, int] | None:
+    """A one-character finding (静息亦喘) is too short to look up alone: found where the record has it
+    with the same neighbouring character as the claim's clause (亦喘)."""
+    clause = str(c.extra.get("clause_text", ""))
+    at = clause.find(term)
+    if len(term) != 1 or at < 0:
+        return None
+    for pair, offset in ((clause[max(0, at - 1):at + 1], 1), (clause[at:at + 2], 0)):
+        pos = text.find(pair) if len(pair) == 2 else -1
+        if pos >= 0:
+            return pos + offset, pos + offset + 1
+    return None
+
+
 def _locate_gapped(term: str, text: str) -> tuple[int, int] | None:
     """Where the characters of a finding of 4+ characters stand in order within one stretch of a
     clause, words between them (撕裂样痛 in 撕裂样疼痛, 阴道流血 in 阴道少量暗红色流血, 淋巴结肿大 in
@@ -600,7 +614,8 @@ def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in dict.fromkeys((c.key, c.text)):
-            span = _locate(term, rec.text) or _locate_gapped(term, rec.text) or _locate_degree(c, term, rec.text)
+            span = _locate(term, rec.text) or _locate_gapped(term, rec.text) or _locate_degree(c, term, rec.text) \
+                or _locate_one_char(c, term, rec.text)
             if span and _inside_test_name(term, rec.text, span):
                 span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
