@@ -31,7 +31,7 @@ from medsim.facts import textlayer
 from medsim.facts.claims import Claim, names_use, result_after
 from medsim.facts.record import ClaimIndex, index_record, index_text
 from medsim.scenario.schema import Case
-from medsim.text import analytes, get_lexicon
+from medsim.text import analytes, get_lexicon, vitals
 from medsim.text.patterns import degree_gapped
 from medsim.text.units import molar_mass, same_quantity, to_si
 
@@ -39,7 +39,7 @@ Status = Literal["supported", "contradicted", "value_mismatch", "unsupported"]
 STATUSES: tuple[Status, ...] = ("supported", "contradicted", "value_mismatch", "unsupported")
 KIND_ZH = {"finding": "症状/疾病", "diagnosis": "诊断", "measurement": "检查数值", "drug": "用药", "sex": "性别", "age": "年龄",
            "laterality": "左右侧别", "duration": "病程时间",
-           "result": "检查结果"}
+           "result": "检查结果", "vitals": "生命体征", "range": "检查数值"}
 
 
 @dataclass
@@ -248,6 +248,11 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
         # ≥7.0mmol/L with nothing recorded to compare: a criterion, not a result; a size or a volume
         # the record does not give under that name: nothing to compare
         return None
+    if cands and c.side:
+        sided = _sided(c, cands, rec)
+        if isinstance(sided, _Verdict):
+            return sided
+        cands = sided
     if cands:
         comparable = []
         if c.extra.get("cmp") and not any(r.extra.get("cmp") for r in cands):
@@ -294,6 +299,24 @@ def _measurement(c: Claim, rec: ClaimIndex) -> _Verdict | None:
     return _Verdict("unsupported", None, f"病历中没有{name}的结果", f"no {name} result in the record")
 
 
+def _equal_value(c: Claim, r: Claim) -> bool:
+    return bool(same_quantity(c.value or 0.0, c.unit, r.value or 0.0, r.unit, a_text=c.value_text, b_text=r.value_text)) \
+        and (c.value2 is None or r.value2 is None or abs(c.value2 - r.value2) < 0.5)
+
+
+def _sided(c: Claim, cands: list[Claim], rec: ClaimIndex) -> list[Claim] | _Verdict:
+    """A value taken on one limb (右上肢164/102mmHg) against the record's values of each side: the other
+    side's value is a wrong side; the same side's values are the ones to compare with."""
+    mine = [r for r in cands if r.side == c.side]
+    other = [r for r in cands if r.side and r.side != c.side]
+    if other and not any(_equal_value(c, r) for r in mine):
+        r = next((r for r in other if _equal_value(c, r)), None)
+        if r is not None:
+            shown = rec.text[r.start:r.end]
+            return _Verdict("contradicted", r, f"侧别与病历相反：病历为“{shown}”", f"wrong side: the record has {shown}")
+    return mine or cands
+
+
 def _molar_mass(c: Claim) -> float | None:
     """g/mol of the claim's analyte, by the label it was written with or the key's other spellings."""
     for name in (str(c.extra.get("name", "")), *analytes.names(c.key)):
@@ -314,6 +337,20 @@ def _locate(term: str, text: str) -> tuple[int, int] | None:
         al = fuzz.partial_ratio_alignment(term, text, score_cutoff=80)
         if al is not None:
             return al.dest_start, al.dest_end
+    return None
+
+
+def _locate_one_char(c: Claim, term: str, text: str) -> tuple[int, int] | None:
+    """A one-character finding (静息亦喘) is too short to look up alone: found where the record has it
+    with the same neighbouring character as the claim's clause (亦喘)."""
+    clause = str(c.extra.get("clause_text", ""))
+    at = clause.find(term)
+    if len(term) != 1 or at < 0:
+        return None
+    for pair, offset in ((clause[max(0, at - 1):at + 1], 1), (clause[at:at + 2], 0)):
+        pos = text.find(pair) if len(pair) == 2 else -1
+        if pos >= 0:
+            return pos + offset, pos + offset + 1
     return None
 
 
@@ -480,6 +517,61 @@ def _vital_sign(c: Claim, rec: ClaimIndex) -> Claim | None:
 _FAMILY_NEXT = re.compile(r"等?病?家族")
 
 
+def _latest_vital(key: str, rec: ClaimIndex) -> Claim | None:
+    """The record's last value of a vital sign: the examination's, after any history value."""
+    values = [r for r in rec.of("measurement", key) if r.value is not None and r.checkable]
+    return values[-1] if values else None
+
+
+def _denied_vital(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A denial (无发热, 无心动过速) against the record's last value of that vital sign, when it lies in
+    the finding's range: the measured value outweighs a denial in words."""
+    rule = _VITAL_FINDINGS.get(c.key)
+    if rule is None or c.polarity != "absent" or c.owner != "patient":
+        return None
+    name, low, high = rule
+    r = _latest_vital(name, rec)
+    if r is None or not low <= r.value < high:  # type: ignore[operator]
+        return None
+    shown = rec.text[r.start:r.end]
+    return _Verdict("contradicted", r, f"病历记载 {shown}，不是无“{c.text}”", f"the record has {shown}, not no {c.text}")
+
+
+def _vitals(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """Vital signs called normal or stable, against the record's last value of each one covered; one
+    set in the past (孕20周前血压正常) only against the record's own words."""
+    keys = [str(k) for k in c.extra.get("keys", ())]  # type: ignore[union-attr]
+    band = str(c.extra.get("band", "normal"))
+    past = bool(c.extra.get("past"))
+    recorded = [] if past else [r for r in (_latest_vital(k, rec) for k in keys) if r is not None]
+    for r in recorded:
+        if vitals.out_of_band(r.key, r.value, r.value2, band):  # type: ignore[arg-type]
+            shown = rec.text[r.start:r.end]
+            return _Verdict("contradicted", r, f"病历记载 {shown}，不是“{c.text}”", f"the record has {shown}, not {c.text}")
+    if recorded:
+        shown = "，".join(rec.text[r.start:r.end] for r in recorded)
+        return _Verdict("supported", recorded[0], f"与病历一致：{shown}", f"matches the record's {shown}")
+    for m in vitals.VITAL_STATE.finditer(rec.text):  # the record says so in words too (生命体征平稳)
+        if set(keys) <= set(vitals.subject_keys(m.group("subjects"))):
+            return _Verdict("supported", (m.start(), m.end()), f"与病历一致：{c.text}", f"matches the record: {c.text}")
+    if past:
+        return None
+    return _Verdict("unsupported", None, f"病历没有记载{c.key}", f"the record gives no {c.key}")
+
+
+def _field_range(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """A count per field or a voltage, against the record's value of the same name and unit: both
+    bounds (and a comparison sign) must agree."""
+    same = [r for r in rec.of("range") if r.unit == c.unit and (r.key == c.key or _similar_key(r.key, c.key))]
+    if not same:
+        return None
+    for r in same:
+        if (r.value, r.value2, r.extra.get("cmp")) == (c.value, c.value2, c.extra.get("cmp")):
+            return _Verdict("supported", r, f"与病历一致：{rec.text[r.start:r.end]}", f"matches the record: {rec.text[r.start:r.end]}")
+    shown = rec.text[same[0].start:same[0].end]
+    return _Verdict("value_mismatch", same[0], f"数值与病历不符：病历为 {shown}", f"value differs from the record, which has {shown}")
+
+
 def _earlier_list_item(c: Claim) -> bool:
     """The claim is the family's only as an earlier item of a list that 家族史 closes (过敏性鼻炎 in
     有过敏性鼻炎及哮喘家族史), not the item the 家族史 stands on."""
@@ -495,12 +587,35 @@ def _present_kind(c: Claim, rec: ClaimIndex) -> Claim | None:
                  and r.key != c.key), None)
 
 
+def _analyte_done(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    """An analyte said to be raised or lowered: None when the record has its value or names it (the
+    direction is not read against reference ranges), unsupported when the record never tested it."""
+    if rec.of("measurement", c.key) or any(len(n) >= 2 and n in rec.text for n in analytes.names(c.key)):
+        return None
+    name = str(c.extra.get("name", c.key))
+    return _Verdict("unsupported", None, f"病历中没有{name}的检查结果", f"the record has no {name} result")
+
+
 def _finding(c: Claim, rec: ClaimIndex) -> _Verdict | None:
+    if c.extra.get("type") == "analyte_direction":
+        return _analyte_done(c, rec)
+    denied = _denied_vital(c, rec)
+    if denied is not None:
+        return denied
     same = _finding_mentions(c, rec)
+    if same and c.extra.get("specimen") and c.polarity == "present":
+        grown = [r for r in same if r.extra.get("type") == "organism" and r.extra.get("specimen")]
+        if grown and not any(r.extra.get("specimen") == c.extra["specimen"] for r in grown) \
+                and len(grown) == len([r for r in same if r.extra.get("type") == "organism"]):
+            # 脓液培养出肺炎克雷伯菌 where the record grew it from blood only: another culture, not recorded
+            shown = "、".join(dict.fromkeys(str(r.extra["specimen"]) for r in grown))
+            return _Verdict("unsupported", grown[0], f"病历中{c.text}来自{shown}标本，没有{c.extra['specimen']}的结果",
+                            f"the record grew {c.text} from {shown}, not from {c.extra['specimen']}")
     if not same:
         # the record may word it so the finding extractor missed it: look for the words themselves
         for term in dict.fromkeys((c.key, c.text)):
-            span = _locate(term, rec.text) or _locate_gapped(term, rec.text) or _locate_degree(c, term, rec.text)
+            span = _locate(term, rec.text) or _locate_gapped(term, rec.text) or _locate_degree(c, term, rec.text) \
+                or _locate_one_char(c, term, rec.text)
             if span and _inside_test_name(term, rec.text, span):
                 span = None  # 妊娠 in 尿妊娠试验：阴性 is the test, not the finding
             if span:
@@ -879,7 +994,7 @@ _MODALITY_CLASS = {"B超": "超声", "彩超": "超声", "心超": "超声", "�
                    "眼底": "眼底检查", "动态心电图": "心电图", "CTPA": "CT", "CTA": "CT", "CTU": "CT", "PET-CT": "CT",
                    "MRCP": "MRI", "MRA": "MRI", "正斜片": "X线", "正侧位片": "X线", "正位片": "X线", "侧位片": "X线",
                    "斜位片": "X线", "DR": "X线", "CDFI": "超声", "多普勒": "超声", "静脉取血": "静脉采血", "AVS": "静脉采血",
-                   "IPSS": "静脉采血"}
+                   "IPSS": "静脉采血", "KUB": "X线", "鼻咽镜": "鼻内镜", "鼻窦镜": "鼻内镜"}
 _REGION_SYNONYMS = (("头颅", "头部", "颅脑", "头", "颅"), ("胸部", "胸", "肺部", "肺", "胸腔"),
                     ("腹部", "腹", "上腹部", "全腹", "下腹部", "肝胆", "腹盆腔"), ("心脏", "心"), ("泌尿系", "肾", "双肾"))
 
@@ -1086,7 +1201,8 @@ def _result(c: Claim, rec: ClaimIndex) -> _Verdict | None:
 
 
 _MATCHERS = {"measurement": _measurement, "result": _result, "finding": _finding, "drug": _drug, "sex": _sex, "age": _age,
-             "laterality": _laterality, "duration": _duration}
+             "laterality": _laterality, "duration": _duration, "vitals": _vitals,
+             "range": _field_range}
 
 
 # ------------------------------------------------------------------------------ check
@@ -1105,6 +1221,7 @@ _NO_VERDICT = {
     "duration": ("病历中没有同一症状的时间可对照", "the record gives no duration for the same thing"),
     "laterality": ("病历未记载该部位的侧别", "the record gives no side for this part"),
     "measurement": ("阈值或标准，病历中没有可比较的数值", "a threshold or criterion with no recorded value to compare"),
+    "vitals": ("过去某时的生命体征，病历没有同一时间的记载", "a vital sign at a past time the record does not describe"),
     "drug": ("药物类别或未用药的陈述，病历中没有可对照的记载", "a drug class, or a drug not taken, that the record does not mention"),
 }
 

@@ -3,7 +3,8 @@
 The same extractor runs on the record and on the output, so a claim is matched claim-to-claim.
 Kinds: finding (symptom / disease, with polarity and owner), measurement (vital or lab value with
 unit), drug (dose, route, frequency), sex, age, laterality (a side attached to a body part),
-duration (attached to the clause it qualifies). Spans are offsets in the *normalized* text; the
+duration (attached to the clause it qualifies), vitals (vital signs called normal or stable in
+words). Spans are offsets in the *normalized* text; the
 caller maps them back with the span map from ``textlayer.normalize``.
 """
 
@@ -14,12 +15,12 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from medsim.facts import textlayer, vocab
-from medsim.text import analytes
+from medsim.text import analytes, vitals
 from medsim.text.measures import cn_number, frequency
 from medsim.text.patterns import FREQ_PATTERN
 from medsim.text.units import canonical_unit
 
-Kind = str  # finding | measurement | drug | sex | age | laterality | duration
+Kind = str  # finding | measurement | drug | sex | age | laterality | duration | vitals
 
 
 @dataclass
@@ -200,6 +201,10 @@ def _restates(text: str, out: list[Claim], pos: int, unit: str) -> Claim | None:
     return prev
 
 
+# the limb a value was taken on, right before it (右上肢164/102mmHg, 双上肢血压相近（左164/102mmHg，右160/100mmHg）)
+_VALUE_SIDE = re.compile(r"(?<![左右])(?P<side>[左右])侧?(?:上肢|下肢|上臂|手臂|臂|腿)?\s*(?:血压|BP|收缩压|脉搏)?[\s:：为约]*$")
+
+
 def measurements(text: str) -> list[Claim]:
     out = []
     found_values = list(MEASURE.finditer(text))
@@ -266,16 +271,49 @@ def measurements(text: str) -> list[Claim]:
                 start = name_start + name.rfind(alias)
         if unit == "mmHg" and not m.group("v2") and (key == "bp" or not analytes.pressure_analyte(key)):
             continue  # a single mmHg number that is not a named pressure (收缩压波动于150～200mmHg); PaCO2 68mmHg is
+        side = _VALUE_SIDE.search(text, max(0, start - 3), m.start("v"))
         out.append(
             Claim(
                 "measurement", start, m.end(), text[start:m.end()], key=key,
                 value=_num(m.group("v")), value_text=m.group("v").lstrip("-−"),
-                value2=float(m.group("v2")) if m.group("v2") else None, unit=unit,
+                value2=float(m.group("v2")) if m.group("v2") else None, unit=unit, side=side.group("side") if side else "",
                 extra={"name": alias, "value_start": m.start("v"), "cmp": cmp},
             )
         )
     out += _bare_vitals(text, out)
+    out += _shared_unit(text, out)
     return out + _unitless(text, out) + _sizes(text, out)
+
+
+# an item of a list whose unit is written once, after its last value (TC 5.0，TG 1.4，LDL-C 3.6mmol/L)
+_LIST_ITEM = re.compile(r"(?P<name>[A-Za-z\u4e00-\u9fa5][A-Za-z0-9\u4e00-\u9fa5\-]{0,11}?)\s*[:：]?\s*(?P<v>\d+(?:\.\d+)?)\s*$")
+
+
+def _shared_unit(text: str, taken: list[Claim]) -> list[Claim]:
+    """The bare values before a measurement, in a list of the same group of analytes that the unit
+    after the last value serves (血脂TC 5.0，TG 1.4，LDL-C 3.6，HDL-C 1.3mmol/L)."""
+    out: list[Claim] = []
+    for last in taken:
+        group = getattr(analytes.get(last.key), "group", None)
+        if not last.unit or group in (None, "vital"):
+            continue
+        end = last.start
+        while end > 0 and text[end - 1] in "，、,；; ":
+            cut = end - 1
+            start = max(text.rfind(ch, 0, cut) for ch in "，、,；;。\n：:") + 1
+            m = _LIST_ITEM.search(text, start, cut)
+            if not m:
+                break
+            found = analytes.analyte_in(m.group("name"), last.unit)
+            if not found or not m.group("name").endswith(found[1]) \
+                    or getattr(analytes.get(found[0]), "group", None) != group or not analytes.takes(found[0], last.unit):
+                break
+            name_start = m.start("name") + m.group("name").rfind(found[1])
+            out.append(Claim("measurement", name_start, m.end("v"), text[name_start:m.end("v")], key=found[0],
+                             value=_num(m.group("v")), value_text=m.group("v"), unit=last.unit,
+                             extra={"name": found[1], "value_start": m.start("v"), "cmp": ""}))
+            end = name_start
+    return out
 
 
 # a vital sign written without its unit in a terse note (BP 128/76, HR 98, T 36.8, RR 18, SpO2 99): read in
@@ -470,6 +508,39 @@ def _unitless(text: str, taken: list[Claim]) -> list[Claim]:
     return out
 
 
+# a count per microscope field or a voltage, as a range or one value (RBC 15～20个/HP, WBC >50/HP, ST段压低
+# 0.1～0.15mV): units the measurement reader does not take, compared bound by bound with the record's
+_FIELD_VALUE = re.compile(r"(?P<cmp>[<>≤≥])?\s*(?<![\d.])(?P<lo>\d+(?:\.\d+)?)(?:\s*[-~～–至]\s*(?P<hi>\d+(?:\.\d+)?))?"
+                          r"\s*(?P<unit>个?/HP|个?/LP|mV)(?![A-Za-z])")
+_FIELD_NAME = re.compile(r"[A-Za-z\u4e00-\u9fa5][A-Za-z0-9\u4e00-\u9fa5\-]{0,9}(?=\s*$)")
+
+
+def field_values(text: str) -> list[Claim]:
+    """Kind ``range``: key = the analyte, else the words before the value (ST段水平型压低); value and
+    value2 the bounds (value2 None for one value), unit without 个."""
+    out = []
+    for m in _FIELD_VALUE.finditer(text):
+        cs = textlayer.clause_start(text, m.start())
+        name = _FIELD_NAME.search(text, cs, m.start())
+        if not name:
+            continue
+        found = analytes.analyte_in(name.group(0))
+        if found and name.group(0).endswith(found[1]):
+            key, start = found[0], name.start() + name.group(0).rfind(found[1])
+        else:
+            lead = re.match(r"^.*?(?:导联|可见|见|示)", name.group(0))  # V4-V6导联ST段压低: the words after the leads
+            rest = name.group(0)[lead.end() if lead else 0:]
+            words = re.sub(r"[^\u4e00-\u9fa5A-Za-z]", "", rest)
+            if len(words) < 2:
+                continue
+            key, start = words, name.end() - len(rest)
+        hi = m.group("hi")
+        out.append(Claim("range", start, m.end(), text[start:m.end()], key=key, value=float(m.group("lo")),
+                         value_text=m.group(0).strip(), value2=float(hi) if hi else None,
+                         unit=m.group("unit").lstrip("个"), extra={"cmp": m.group("cmp") or "", "value_start": m.start("lo")}))
+    return out
+
+
 # ------------------------------------------------------------------------------- drugs
 
 _DOSE = re.compile(
@@ -565,6 +636,11 @@ def drugs(text: str) -> list[Claim]:
 # a drug named after a verb of taking or giving it, which the lexicon may not know (口服厄贝沙坦控制血压)
 _GIVEN_DRUG = re.compile(r"(?:口服|服用|自服|嚼服|含服|静滴|静推|静注|滴注|肌注|注射|吸入|给予|予以|加用|改用|换用|应用|使用|联用|联合)"
                          r"(?P<name>[\u4e00-\u9fa5A-Za-z]{2,12}?)(?=控制|降压|降糖|止痛|镇痛|退热|治疗|抗感染|抗凝|补铁|预防|等|及|和|与|、|，|。|；|\s|$)")
+# a name ending in a dosage form after a lay verb of taking (含了西地碘含片, 吃了布洛芬缓释胶囊, 贴了止痛贴):
+# the form says it is a drug even when the lexicon does not know the name
+_DOSAGE_FORM = r"(?:含片|泡腾片|缓释片|控释片|肠溶片|咀嚼片|片|缓释胶囊|胶囊|颗粒|冲剂|口服液|糖浆|喷雾剂|气雾剂|滴眼液|滴耳液|滴鼻液|软膏|乳膏|凝胶|栓|贴剂|膏药)"
+_TAKEN_FORM = re.compile(r"(?:吃|服|含|喷|贴|抹|擦|涂|滴|塞|用)(?:了|过)(?:点|些|几[片粒]|[一两二三][片粒])?"
+                         rf"(?P<name>[\u4e00-\u9fa5A-Za-z]{{2,10}}?{_DOSAGE_FORM})(?=[，。；、,;\s]|后|等|和|及|都|也|$)")
 # a name between a verb of giving and a route (已予达那唑口服, 给予甲泼尼龙静滴): a drug even when its
 # ending is a single character, the route says so
 _GIVEN_BY_ROUTE = re.compile(r"(?:予以|给予|予|加用|改用|换用)(?P<name>[\u4e00-\u9fa5]{2,8}?)"
@@ -588,7 +664,7 @@ _NOT_USE_AFTER = re.compile(r"[\u4e00-\u9fa5、及和与]{0,3}?(?:过敏|敏感|
 _NOT_USE_IN_CLAUSE = re.compile(r"过敏|敏感|耐药|药敏|皮试")
 # the verbs of use, in the drug's clause: taken (口服, 吸入, 吃), given (予, 加用, 静滴, 化疗（…）), changed or
 # stopped (改用, 停用), not used (未用, 没吃过); a drug in an explanation has none of them
-_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
+_USE_BEFORE = re.compile(r"服|吃|喂|吸入|注射|外用|含化|含(?:了|过|着)|贴敷|涂抹|雾化|停用|停药|停掉|自行|予|给予|加用|改用|换用|改为|换为|使用|应用|"
                          # prescribed or given in lay words: 开过X, 开了X, 打了X, 输过X, 挂了X (a drip), 点了X (drops)
                          r"开(?:了|过|的|药)|(?:打|输|挂|点|上|擦|抹)(?:了|过)|"
                          r"联用|联合|静滴|静推|静注|滴注|输注|泵入|肌注|治疗|化疗|方案|"
@@ -635,6 +711,9 @@ def drug_mentions(text: str, taken: list[Claim]) -> list[Claim]:
         name = m.group("name")
         if name.endswith(_STRONG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
             found[(m.start("name"), m.end("name"))] = (generic_name(name), name)
+    for m in _TAKEN_FORM.finditer(text):
+        if not any(s < m.end("name") and m.start("name") < e for s, e in found):
+            found[(m.start("name"), m.end("name"))] = (generic_name(m.group("name")), m.group("name"))
     for m in _GIVEN_BY_ROUTE.finditer(text):
         name = m.group("name")
         if name.endswith(vocab.DRUG_ENDINGS) and not any(s < m.end("name") and m.start("name") < e for s, e in found):
@@ -716,7 +795,9 @@ def demographics(text: str) -> list[Claim]:
 # -------------------------------------------------------------------------- laterality
 
 _PARTS = "|".join(sorted((re.escape(p) for p in vocab.BODY_PARTS), key=len, reverse=True))
-_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?(?P<part>{_PARTS})")
+# an ordinal may stand between the side and the part (右足第一跖趾关节, 左第5肋)
+_SIDE = re.compile(rf"(?<![左右双两])(?P<side>左|右|双|两)(?:侧)?(?:[、和及]\s*[左右]侧?)?"
+                   rf"(?:[手足]?第[一二三四五六七八九十\d]{{1,2}})?(?P<part>{_PARTS})")
 # the side after the organ: 颈左后部, 肝右叶, 胸骨左缘, 肺右下叶, 伸舌右偏
 _SIDE_AFTER = re.compile(rf"(?P<part>胸骨|{_PARTS})(?P<side>左|右)(?:侧)?(?=[前后上下内外中缘叶部侧顶底壁极偏移])")
 # a lung with its zone or lobe: 右下肺, 双肺中下野, 右肺下叶, 左肺上叶舌段, 肺右下叶
@@ -761,6 +842,10 @@ def laterality(text: str) -> list[Claim]:
             extra["zone"] = m.group("zone")  # 心界向左下扩大
         out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("part") + "偏向",
                          side=m.group("side"), extra=extra))
+    for m in _TURN.finditer(text):
+        out.append(Claim("laterality", m.start(), m.end(), m.group(0), key=m.group("move") or m.group("move2"),
+                         side=m.group("side") or m.group("side2"),
+                         extra={"context": _side_context(text, m.start(), m.end()), "movement": True}))
     lungs = [(c.start, c.end) for c in out if c.key == "肺"]
     shifts = [(c.start, c.end) for c in out if c.key.endswith("偏向")]
     for rx in (_SIDE, _SIDE_AFTER):
@@ -783,6 +868,10 @@ def laterality(text: str) -> list[Claim]:
     return out
 
 
+# the direction of a movement or a position that brings a symptom on (向右翻身时眩晕, 左侧卧位时加重):
+# compared only with the same movement's direction in the record
+_TURN = re.compile(r"(?:向|朝)(?P<side>左|右)侧?(?P<move>翻身|转头|扭头|转颈|转身|侧卧|侧身|倾倒|歪倒)"
+                   r"|(?<![左右双两])(?P<side2>左|右)侧?(?P<move2>侧卧)")
 # a midline structure pushed, or a border enlarged, toward a side (中线左移, 纵隔向右侧移位, 气管右偏, 心界向左下
 # 扩大): the side is a direction, compared only with the same structure's direction in the record
 _SHIFT = re.compile(r"(?P<part>中线结构|中线|纵隔|气管|心界|心浊音界|心尖搏动|悬雍垂|脊柱)(?:明显|稍|轻度|略)?(?:向|偏向|移向|偏)?"
@@ -864,8 +953,20 @@ _ORGANISM = re.compile(
 )
 
 
+# the specimen a culture or smear was taken from, in the words before it (穿刺脓液培养, 血培养, 痰涂片), by one name
+_SPECIMEN = re.compile(r"(?P<s>脑脊液|胸腔积液|腹腔积液|胸水|腹水|关节液|疱液|胆汁|引流液|分泌物|咽拭子|骨髓|脓液|脓|痰|尿|血|粪便|粪|便)"
+                       r"[^，。；,;\n血痰尿脓便]{0,4}$")
+_SPECIMEN_NAME = {"胸腔积液": "胸水", "腹腔积液": "腹水", "脓": "脓液", "粪": "粪便", "便": "粪便"}
+
+
+def _specimen(text: str, pos: int) -> str:
+    m = _SPECIMEN.search(text, max(0, pos - 8), pos)
+    return _SPECIMEN_NAME.get(m.group("s"), m.group("s")) if m else ""
+
+
 def organisms(text: str) -> list[Claim]:
-    """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain."""
+    """Culture and detection results (血培养示金黄色葡萄球菌): a result the record must contain; extra
+    ``specimen``: what was cultured (血, 痰, 脓液), where the words say."""
     out = []
     for m in _ORGANISM.finditer(text):
         # the organism's name starts after the verb the lazy match may have kept (两套均为肺炎克雷伯菌)
@@ -873,14 +974,14 @@ def organisms(text: str) -> list[Claim]:
         start = m.start("org") + (lead.end() if lead and len(m.group("org")) - lead.end() >= 3 else 0)
         org = text[start:m.end("org")]
         polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end("org"))
-        out.append(Claim("finding", start, m.end("org"), org, key=org,
-                         polarity=polarity, owner=owner, extra={"type": "organism"}))
+        out.append(Claim("finding", start, m.end("org"), org, key=org, polarity=polarity, owner=owner,
+                         extra={"type": "organism", "specimen": _specimen(text, m.start())}))
     return out
 
 
 # between a test's name and its result: what the name targets in brackets (血小板相关抗体（GPⅡb/Ⅲa）阳性) or
-# the word for testing (HEV RNA检测阳性)
-_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:检测|检查|测定)?"
+# the word for testing or its method (HEV RNA检测阳性, VZV-DNA PCR阳性)
+_RESULT_ASIDE = r"(?:[（(][^（()）阳阴+＋\-－]{1,16}[)）])?(?:\s?(?:PCR|qPCR|测序)\s?)?(?:检测|检查|测定)?"
 _EXAM_RESULT = re.compile(
     _RESULT_ASIDE + r"\s*[:：]?\s*(?:[\d.]+\s*(?:度|°)\s*)?(?:呈|为|示|结果为?|结果示)?\s*"  # 尿妊娠试验：阴性
     r"(?P<r>强阳性|弱阳性|阳性|阴性|[（(]\s*[+＋]\s*[)）]|[（(]\s*[-－]\s*[)）])"
@@ -944,6 +1045,34 @@ def qualitative_results(text: str) -> list[Claim]:
     return out
 
 
+# an analyte stated as raised or lowered with no value (肌钙蛋白I明显升高, 血钾降低): the test was done,
+# which the record must show by a value or the analyte's name; vital signs are read as findings
+_ANALYTE_DIRECTION = re.compile(r"(?:明显|显著|轻度|稍|略|进行性|持续)?(?:升高|增高|降低|减低|下降)")
+_VALUE_NEXT = re.compile(r"\s*(?:至|到|达|为|约)*\s*\d")
+
+
+def analyte_directions(text: str) -> list[Claim]:
+    """Analytes written with a direction and no value: kind ``finding``, type ``analyte_direction``."""
+    out = []
+    for m in _ANALYTE_DIRECTION.finditer(text):
+        if _VALUE_NEXT.match(text, m.end()):
+            continue  # 肌钙蛋白升高至2.3ng/mL: the value is the claim
+        run = text[max(0, m.start() - 16):m.start()]
+        found = analytes.analyte_in(run)
+        if not found or len(run) - found[2] != len(found[1]):
+            continue  # the name must end where the direction starts
+        a = analytes.get(found[0])
+        if a is None or a.group == "vital":
+            continue
+        start = m.start() - len(found[1])
+        if start > 0 and re.match(r"[A-Za-z0-9/.%μ^×·\-]", text[start - 1]):
+            continue  # the L of 168U/L升高: a unit's letter, the direction is the value's
+        polarity, owner = textlayer.polarity_at(textlayer.context(text), start, m.end())
+        out.append(Claim("finding", start, m.end(), text[start:m.end()], key=found[0], polarity=polarity, owner=owner,
+                         extra={"type": "analyte_direction", "name": found[1]}))
+    return out
+
+
 def _mark_diagnosis(claim: Claim, text: str, prefix: str, cs: int, ce: int) -> None:
     """A disease the writer states as this patient's diagnosis (诊断：X, 初步诊断为X, 考虑X, X可能性大) is
     a ``diagnosis`` claim, checked against the record's diagnosis list; one named as a differential
@@ -1004,7 +1133,7 @@ def _side_before(text: str, cs: int, start: int) -> str:
 
 
 def findings(text: str) -> list[Claim]:
-    out = organisms(text) + qualitative_results(text)
+    out = organisms(text) + qualitative_results(text) + analyte_directions(text)
     for f in textlayer.findings(text):
         if f.text.startswith(("高", "低")) and text[f.start - 1:f.start] == "最":
             continue  # 最高血压238/137mmHg is a value, not 高血压
@@ -1027,14 +1156,15 @@ def findings(text: str) -> list[Claim]:
 # record must hold the examination, and what it showed
 _MODALITY = (r"PET-CT|CDFI|多普勒|CTPA|CTA|CTU|CT|MRCP|MRA|MRI|MR|磁共振|核磁|DSA|ECT|B超|彩超|超声心动图|心超|超声|X线|X光|胸片|平片|"
              r"正斜片|正侧位片|正位片|侧位片|斜位片|DR|"
-             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
+             r"造影|胃镜|肠镜|结肠镜|支气管镜|膀胱镜|宫腔镜|腹腔镜|喉镜|鼻咽镜|鼻内镜|鼻窦镜|耳内镜|阴道镜|裂隙灯|KUB|内镜|心电图|动态心电图|脑电图|肌电图|活检|病理|骨髓穿刺|"
              r"骨髓涂片|骨穿|骨密度|眼底检查|眼底|钼靶|免疫组化|免疫组织化学|"
              # sampling, catheter, pressure and nuclear studies report a result too (肾上腺静脉采血提示…)
              r"静脉采血|静脉取血|AVS|IPSS|心导管|测压|显像")
-EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|片|报告))*")
+EXAM_MENTION = re.compile(rf"(?P<region>[\u4e00-\u9fa5]{{0,6}}?)(?<![A-Za-z])(?P<mod>{_MODALITY})(?P<qual>[+＋]?(?:平扫|增强|三维重建|检查|扫描|平片|片|报告))*")
 # what introduces the result: 示/提示/见… (also after a comma: 行胃镜检查，见胃窦溃疡), a colon, or a normal
 # or negative result written straight after the name (心电图正常, 头颅CT无异常, 胸片未见异常)
-_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
+# where the examination found it may come before the cue (KUB平片于左输尿管走行区见结石影)
+_RESULT_CUE = re.compile(r"\s*(?:[，,]\s*)?(?:于[\u4e00-\u9fa5A-Za-z0-9]{1,12}?(?=可见|见))?(?:结果)?(?:示|提示|显示|可见|见|报告|回报|发现|表现为|证实|证明|确诊|明确为?)|\s*[：:]"
                          r"|\s*(?=未见|无明显|未发现|无异常|无特殊|大致正常|基本正常|正常|阴性)")
 _NEXT_EXAM = re.compile(rf"[，,；;]\s*[\u4e00-\u9fa5]{{0,6}}?(?:{_MODALITY})(?:平扫|增强|检查)*\s*(?:示|提示|显示|可见|见|：|:)")
 _REGION_NOISE = re.compile(r"^(?:.*?(?:行|查|做|复查|急诊|床边|床旁|入院|外院|当地|我院|本院|再次|进一步|完善))")
@@ -1143,6 +1273,9 @@ _REGIMEN_DESCRIBED = re.compile(r"方案(?=中|里)")
 _REGIMEN_INCLUDES = re.compile(r"(方案[中里][^，。；]{0,12}?)包括")
 
 
+_HABITUAL = re.compile(r"每次|每当|每逢|每于")
+
+
 def _sections(text: str) -> tuple[list[int], list[str]]:
     """Where each section-like heading word starts, and its kind, in order."""
     found = [(m.start(), m.lastgroup or "") for m in _SECTION_RX.finditer(text)]
@@ -1162,7 +1295,11 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
             sentence = _LIKELY_WORDS.sub("", sentence)  # 可能 in X可能性大 states the diagnosis
         if c.kind == "drug":
             sentence = _REGIMEN_INCLUDES.sub(r"\1", sentence)  # the patient's regimen includes X: no generality
-        if _GENERIC_RX.search(sentence) or _AFTER_CUE.search(text, c.end, c.end + 3):
+        # 每次躺下、向左翻身都会诱发眩晕: what brings on the patient's own episodes, not general knowledge
+        habitual = bool(_HABITUAL.search(before))
+        # 向右翻身时: a movement is the circumstance of a symptom, its 时 no hypothesis
+        after_cue = _AFTER_CUE.search(text, c.end, c.end + 3) and not c.extra.get("movement")
+        if (_GENERIC_RX.search(sentence) and not habitual) or after_cue:
             c.general = True
         if c.kind in ("finding", "drug") and (_ACTION_RX.search(text[max(0, c.start - 6):c.start])
                                     or _ACTION_LIST_RX.search(text[max(0, c.start - 24):c.start])):
@@ -1210,11 +1347,20 @@ def panel_results(text: str) -> list[Claim]:
             for m in _PANEL_NORMAL.finditer(text)]
 
 
+def vital_states(text: str) -> list[Claim]:
+    """Vital signs called normal or stable in words (生命体征平稳, 血压正常): kind ``vitals``, held
+    against the record's values (extra ``keys``: the analytes covered, ``band``: normal or stable)."""
+    return [Claim("vitals", m.start(), m.end(), m.group(0), key=m.group("subjects"),
+                  extra={"keys": vitals.subject_keys(m.group("subjects")), "band": vitals.band_of(m.group("state")),
+                         "past": bool(vitals.PAST_TIME.search(text, textlayer.clause_start(text, m.start()), m.start()))})
+            for m in vitals.VITAL_STATE.finditer(text)]
+
+
 def extract_claims(text: str) -> list[Claim]:
     """Every claim in an already normalized text, in order of position."""
     measured, dosed = measurements(text), drugs(text)
     claims = [*demographics(text), *measured, *dosed, *drug_mentions(text, [*dosed, *measured]), *laterality(text),
-              *durations(text), *findings(text), *exam_results(text)]
+              *durations(text), *findings(text), *exam_results(text), *vital_states(text), *field_values(text)]
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     claims += [c for c in panel_results(text) if not any(s < c.end and c.start < e for s, e in results)]
     # a dose is not also a measurement, an age is not also a duration

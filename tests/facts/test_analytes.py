@@ -96,3 +96,37 @@ def test_a_statement_in_english_is_held_to_the_record(appendicitis):
 def test_urine_amylase_is_not_blood_amylase():
     assert analytes.analyte_in("尿淀粉酶", "U/L")[0] == "urine_amylase"
     assert analytes.analyte_in("血淀粉酶", "U/L")[0] == "amylase"
+
+
+LIPIDS = "辅助检查：血脂：TC 5.0mmol/L，TG 1.4mmol/L，LDL-C 3.0mmol/L，HDL-C 1.3mmol/L。"
+
+
+def test_a_unit_written_once_serves_every_value_of_the_list():
+    wrong = check(LIPIDS, "血脂TC 5.0，TG 1.4，LDL-C 3.6，HDL-C 1.3mmol/L。", key_facts=[])
+    assert [f.key for f in wrong.findings if f.status == "value_mismatch"] == ["ldl"]
+    right = check(LIPIDS, "血脂TC 5.0，TG 1.4，LDL-C 3.0，HDL-C 1.3mmol/L。", key_facts=[])
+    assert right.statuses() == {"supported"} and len(right.findings) == 4
+
+
+def test_a_unit_is_not_shared_across_analyte_groups():
+    record = "辅助检查：血常规：WBC 6.2×10^9/L；血糖 5.4mmol/L。"
+    report = check(record, "WBC 6.2，血糖 5.4mmol/L。", key_facts=[])
+    assert [f.key for f in report.findings] == ["glu"]
+
+
+CYSTITIS = "辅助检查：尿常规：白细胞酯酶 3+，亚硝酸盐阳性；镜检 WBC >50/HP，RBC 15–20/HP。"
+NSTE_ACS = "辅助检查：心电图：窦性心律，V4–V6导联ST段水平型压低0.1–0.15mV，未见ST段抬高。"
+
+
+def test_a_count_per_field_is_held_bound_by_bound():
+    wrong = check(CYSTITIS, "尿沉渣RBC 25–30/HP。", key_facts=[])
+    assert [f.status for f in wrong.findings if f.kind == "range"] == ["value_mismatch"]
+    right = check(CYSTITIS, "镜检RBC 15～20个/HP，WBC >50/HP。", key_facts=[])
+    assert [f.status for f in right.findings if f.kind == "range"] == ["supported", "supported"]
+
+
+def test_an_st_depression_range_is_held_against_the_recorded_one():
+    wrong = check(NSTE_ACS, "V4–V6导联ST段水平型压低0.1–0.25mV。", key_facts=[])
+    assert [f.status for f in wrong.findings if f.kind == "range"] == ["value_mismatch"]
+    right = check(NSTE_ACS, "V4–V6导联ST段水平型压低0.1–0.15mV。", key_facts=[])
+    assert [f.status for f in right.findings if f.kind == "range"] == ["supported"]

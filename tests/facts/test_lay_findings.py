@@ -72,3 +72,8 @@ def test_a_broader_finding_does_not_support_a_narrower_claim():
                 chief_complaint="呕吐1天", hpi="患者1天前进食后出现呕吐3次，为胃内容物。",
                 diagnosis=["急性胃肠炎"])
     assert check(case, "患者呕血3次。", key_facts=[]).statuses() == {"unsupported"}
+
+
+def test_a_one_character_symptom_is_found_with_its_neighbour_in_the_record():
+    record = "现病史：5年来活动后气促。3天前受凉后咳黄脓痰，气促明显加重，静息时亦喘，夜间不能平卧。"
+    assert check(record, "静息亦喘。", key_facts=[]).statuses() == {"supported"}
