@@ -45,9 +45,15 @@ def register(app: typer.Typer) -> None:
         transcript: Annotated[Path | None, typer.Option(help="JSON list of {speaker, text} turns before the answer")] = None,
         scorer: Annotated[str | None, typer.Option(help="Only this scorer of the scenario")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table")] = False,
+        judge: Annotated[str | None, typer.Option(help=(
+            "Grade checklist scorers with this judge model (a models.yaml name, or any name with --base-url); "
+            "default: the offline rules"))] = None,
+        base_url: Annotated[str | None, typer.Option(help="The judge's OpenAI-compatible endpoint")] = None,
+        models_file: Annotated[str | None, typer.Option(help="models.yaml (default: ./models.yaml, ~/.config/medsim/)")] = None,
     ) -> None:
-        """What the scenario's scorers give a fixed answer to one case — no model needed. Options and steps
-        are in the case file's order. Without --transcript the case's probe (or question) is the last patient turn."""
+        """What the scenario's scorers give a fixed answer to one case — no model needed (a judge only with
+        --judge). Options and steps are in the case file's order. Without --transcript the case's probe (or
+        question) is the last patient turn."""
         from cli.score_cmd import score_command
 
-        score_command(scenario, case_id, answer, answers, transcript, scorer, as_json)
+        score_command(scenario, case_id, answer, answers, transcript, scorer, as_json, judge, base_url, models_file)

@@ -66,21 +66,41 @@ def _turns(path: Path | None, value: Any = None) -> list[dict] | None:
     return value
 
 
+def _judge_services(judge: str | None, base_url: str | None, models_file: str | None) -> dict:
+    """The judge a checklist scorer grades with, resolved as a run resolves it and looked at once: a
+    dead endpoint is said before any answer is scored. Without --judge the offline rules grade."""
+    if judge is None:
+        if base_url or models_file:
+            fail("--base-url and --models-file go with --judge MODEL", hint="e.g. --judge qwen --base-url http://127.0.0.1:8080/v1")
+        return {}
+    from cli.endpoints import ENDPOINT_HINT, check_endpoints
+    from medsim.models.config import ConfigError, resolve_model
+
+    try:
+        model = resolve_model(judge, base_url=base_url, models_file=models_file, flag="--judge")
+        check_endpoints([("judge", model)])
+    except ConfigError as exc:
+        fail(str(exc), hint=ENDPOINT_HINT)
+    return {"judge": model}
+
+
 def score_command(scenario: str, case_id: str | None, answer: str | None, answers: Path | None,
-                  transcript: Path | None, scorer: str | None, as_json: bool) -> None:
+                  transcript: Path | None, scorer: str | None, as_json: bool, judge: str | None = None,
+                  base_url: str | None = None, models_file: str | None = None) -> None:
     from medsim.scoring.fixed import FixedAnswerError, check_inputs, score_fixed
 
     if (answer is None) == (answers is None):
         fail("give exactly one of --answer TEXT_OR_JSON (with --case) or --answers FILE.jsonl",
              hint="""e.g. medsim score diagnosis --case inp-11 --answer '{"diagnosis": "右肺上叶恶性肿瘤"}'""")
     loaded = load_scenario_or_fail(scenario)
+    services = _judge_services(judge, base_url, models_file)
     if answer is not None:
         if not case_id:
             fail("--answer needs --case ID")
         case = _case(loaded, case_id)
         try:
             result = score_fixed(loaded.scenario, case, _parse_answer(answer), turns=_turns(transcript),
-                                 scorer=scorer, case_pool=loaded.cases)
+                                 scorer=scorer, case_pool=loaded.cases, services=services)
         except FixedAnswerError as exc:
             fail(str(exc))
         if as_json:
@@ -121,7 +141,7 @@ def score_command(scenario: str, case_id: str | None, answer: str | None, answer
         fail(f"{answers}: no answers in the file", hint='each line: {"case": "inp-11", "answer": "…"}')
     for number, case, answer_value, row in items:
         result = score_fixed(loaded.scenario, case, answer_value, turns=row.get("transcript"),
-                             scorer=row.get("scorer") or scorer, case_pool=loaded.cases)
+                             scorer=row.get("scorer") or scorer, case_pool=loaded.cases, services=services)
         print(json.dumps({**result.to_dict(), "line": number}, ensure_ascii=False))
 
 
