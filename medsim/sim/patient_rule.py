@@ -314,7 +314,10 @@ class RulePatient:
             if not keys or keys & {"greeting", "ending", "chief_complaint"}:
                 continue
             told = pieces + added
-            if any(keys & set(p.keys) or gist.shared(part, p.text + "".join(p.sources)) for p in told if p.text):
+            # a key is answered by a piece of its own or of one of its aspects (triggers by triggers:doing);
+            # an item that names a finding (associated:出汗) does not answer the rest of its topic
+            if any(keys & ({k.split(":", 1)[0] for k in p.keys if k.split(":", 1)[-1].isascii()} | set(p.keys))
+                   or gist.shared(part, p.text + "".join(p.sources)) for p in told if p.text):
                 continue
             asked_terms = self.asked_terms
             got = self._pieces_for(part, rng)[0]
@@ -2230,7 +2233,10 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
         ranges = {m.group(0) for src in told for m in _RANGE.finditer(src)}
         if any(m.group(0) in ranges for src in piece.sources for m in _RANGE.finditer(src)):
             continue
-        out = [p for p in out if not (p.content and p.sources and set(p.sources) < set(piece.sources))]
+        covered = [p for p in out if p.content and p.sources and set(p.sources) < set(piece.sources)]
+        out = [p for p in out if p not in covered]
+        if covered:  # the statement answers what the answers it replaces were asked for
+            piece = replace(piece, keys=tuple(dict.fromkeys((*piece.keys, *(k for p in covered for k in p.keys)))))
         # a named statement that tells what a default only assumed replaces the default
         # (an item's default: 没有发烧 for 发烧没有; a topic's stock answer, 来之前没吃什么药, stays
         # unless the statement is about that topic, which a named clause need not be)
@@ -2244,10 +2250,20 @@ def _merge(pieces: list[_Piece], named: list[_Piece], aspects: dict[str, set[str
     def items(piece: _Piece) -> set[str]:
         return {k for k in piece.keys if ":" in k}
 
-    return [p for i, p in enumerate(out) if not (p.content and p.sources and any(
-        q.content and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
-        and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))
-        for j, q in enumerate(out) if j != i))]
+    def cover(i: int, p: _Piece) -> int | None:
+        return next((j for j, q in enumerate(out) if j != i and p.content and p.sources and q.content
+                     and (set(p.sources) < set(q.sources) or (set(p.sources) == set(q.sources) and j < i))
+                     and not (items(p) and items(q) and p.text != q.text and not items(p) <= items(q))), None)
+
+    covers = {i: cover(i, p) for i, p in enumerate(out)}
+    kept = dict(enumerate(out))
+    for i, j in covers.items():
+        if j is not None:
+            # the answer that says it all also answers what the dropped one was asked for (当时在干啥 told by
+            # the onset's clause): else a compound question's part looks unanswered and is told again
+            q = kept[j]
+            kept[j] = replace(q, keys=tuple(dict.fromkeys((*q.keys, *out[i].keys))))
+    return [kept[i] for i in kept if covers[i] is None]
 
 
 def _drugs_said_once(pieces: list[_Piece]) -> list[_Piece]:

@@ -255,3 +255,16 @@ def test_how_many_times_so_far_is_told():
 def test_a_late_period_is_not_listed_among_other_complaints():
     reply = ask("triage", "tri-005", "还有别的不舒服吗？")
     assert "月经" not in reply and "肛门" in reply
+
+
+def test_a_compound_question_whose_parts_one_clause_answers_is_told_once_in_order():
+    # inp-21: 3小时前晨起活动时突发胸骨后压榨样疼痛，向左肩及左上臂放射: the onset clause also says what he was
+    # doing, so 当时在干啥 is answered by it, not told again after the spread
+    from medsim.scenario.registry import get_scenario
+    from medsim.sim.patient_rule import RulePatient
+
+    loaded = get_scenario("diagnosis")
+    case = next(c for c in loaded.cases if c.id == "inp-21")
+    reply = RulePatient(loaded.scenario.patient, case).reply_sync("胸痛是几点开始的？当时在干啥？").text
+    assert reply.index("3小时前") < reply.index("左肩")
+    assert reply.count("3小时前") == 1 and "活动" in reply
