@@ -1,6 +1,6 @@
 """Correct answers in other words must score as the reference does; close wrong answers must not.
 
-    python bench/eval_paraphrases.py [--set tune|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|all] [--scenario ID] [--misses] [--json]
+    python bench/eval_paraphrases.py [--set tune|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|all] [--scenario ID] [--misses] [--json]
     python bench/eval_paraphrases.py --judge MODEL [--base-url URL] [--protocol criteria|llmeval] [--runs N] [--per-scenario N] …
 
 Reads tests/scoring/data/paraphrases/*_{set}.jsonl (written by independent physician reviewers,
@@ -31,8 +31,9 @@ CORRECT_MIN, WRONG_MAX = 0.9, 0.3
 # holdout3: a third, on cases none of them used, by two more reviewers; holdout4: a fourth (stop 23), by
 # two more, on the cases left unused and a few used ones with answers of their own; holdout5: a fifth
 # (stop 24), by two more, on cases of their choice (every case had been used) with answers of their own;
-# holdout6 (stop 27): a sixth, by two more, committed before its first run on the stop-27 scorers
-PARTS = ("tune", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
+# holdout6 (stop 27): a sixth, by two more, committed before its first run on the stop-27 scorers;
+# holdout7 (stop 28): a seventh, by two more, committed before its first run
+PARTS = ("tune", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7")
 
 
 def load(which: str) -> list[dict]:
