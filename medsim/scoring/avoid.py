@@ -10,6 +10,10 @@ advice, "阿莫西林属于青霉素类" explains and "近2周服布洛芬" tell
 list answer are judged one by one, so a prohibition in one item does not reach the next. Cases
 without an ``avoid`` list are not scored by it. An element's ``not`` qualifiers, written straight
 after a name, make it another product (阿莫西林 unsafe, 阿莫西林克拉维酸钾 not).
+
+Drugs a label forbids below the patient's age (medsim.text.age_limits: 洛哌丁胺 under 2, 喹诺酮类
+under 18) are unsafe whether or not the case lists them — unless the case's own gold or reference
+answer names that drug (its author chose it, or says to avoid it already).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import re
 
 from medsim.scoring.base import Score, ScoreInput, scorer
 from medsim.scoring.common import Element, elements
+from medsim.text.age_limits import forbidden_at
 from medsim.text.lexicon import get_lexicon
 from medsim.text.match import (
     acts_in_order,
@@ -153,7 +158,7 @@ def _conditioned(clause: str, at: int) -> bool:
 
 
 # a modal recommendation: what follows a condition (如果…可以加X) is still advice
-_MODAL = re.compile(r"可以|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
+_MODAL = re.compile(r"可以|可(?!能)|建议|推荐|改用|换用|加用|再加|加一|就用|就吃")
 _ACT_VERB = re.compile(r"^(?:可以|可)(?!能)|停|交替|轮流|轮换|皮试|擦浴|擦身|加量|减量|自行|自己|加用|联用|联合|合用|加服"
                        r"|^(?:少|避免|限制|减少)")
 # a drug written with its dose or frequency is prescribed, no verb needed (头孢唑林1g术前30分钟,
@@ -194,9 +199,34 @@ def _without_qualified(text: str, e: Element) -> str:
     return text
 
 
+def _case_texts(case: object) -> str:
+    def strings(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, dict):
+            return [s for v in value.values() for s in strings(v)]
+        if isinstance(value, list | tuple):
+            return [s for v in value for s in strings(v)]
+        return []
+    return normalize(" ".join(strings(getattr(case, "gold", None)) + [getattr(case, "reference_answer", None) or ""]))
+
+
+def age_elements(case: object) -> dict[str, str]:
+    """The label's age contraindications for this patient (names → why), less those the case's gold or
+    reference names (what its author chose, or already says to avoid)."""
+    demo = getattr(case, "demographics", None)
+    limits = forbidden_at(demo.age_years if demo else None)
+    if not limits:
+        return {}
+    own = _case_texts(case)
+    return {lim.names: lim.source for lim in limits
+            if not any(normalize(alt) in own for alt in alternatives(lim.names))}
+
+
 @scorer(NAME, config=())
 def score_avoid(inp: ScoreInput) -> Score:
-    els = elements(applicable(inp.case.avoid, inp.scenario.id))
+    by_age = age_elements(inp.case)
+    els = elements(applicable(inp.case.avoid, inp.scenario.id)) + elements(list(by_age))
     if not els:
         return Score(NAME, None, ["本例未列出禁忌处置"], {"skipped": "case has no avoid list"})
     said = []
@@ -212,6 +242,7 @@ def score_avoid(inp: ScoreInput) -> Score:
             if hit:
                 said.append(e.text)
     if said:
-        return Score(NAME, 0.0, ["推荐了对本例不安全的处置：" + "；".join(s.split("|")[0] for s in said)],
+        return Score(NAME, 0.0, ["推荐了对本例不安全的处置：" + "；".join(
+            s.split("|")[0] + (f"（{by_age[s]}）" if s in by_age else "") for s in said)],
                      {"said": said})
     return Score(NAME, 1.0, ["未推荐禁忌处置"], {"said": []})
