@@ -1058,7 +1058,10 @@ _NOT_PROHIBITIONS = ("特别", "区别", "分别", "类别", "级别", "性别",
                      "不想活", "活不下去",
                      # what has stopped by itself (出血停止后可自行停药) prohibits nothing
                      "停止后", "停止以后", "停止了",
-                     "无尿")  # a symptom (anuria), not a denial of what follows it in a list
+                     # symptoms named with a negative predicate (anuria, no tears, lethargy, no appetite):
+                     # the finding itself, not a denial of what follows it in a list of warning signs
+                     "无尿", "没尿", "没有尿", "无泪", "没眼泪", "没有眼泪", "没泪", "没精神", "没有精神",
+                     "没力气", "没有力气", "没劲", "没胃口", "没有胃口")
 _PSEUDO = tuple(sorted((*_NOT_PROHIBITIONS, *_QUESTIONS, *_NAMED_FINDINGS), key=len, reverse=True))
 _AFFIRMING = (*_QUESTIONS, *_NAMED_FINDINGS)
 # A prohibition reaches the act, not the population after 用于: 禁止用于12岁以下儿童 states 12岁以下.
@@ -1197,9 +1200,19 @@ _REFUSED_OBJECT = re.compile(r"(?:不得|不能|不可|不会|严禁|禁止|不�
                              r"(?:出具|开具|提供|伪造|开|写|做)(?:任何)?(?:[^，。；]{0,8}的)?$")
 
 
-def _mention_negated(items: list[str], k: int, offset: int, after: str = "") -> bool:
-    if _VERDICT_AFTER.match(after) or _PROHIBITION_AFTER.match(after):
+# what a later item's prohibition is followed by when it names its own object (少吃内脏海鲜): new advice
+_OWN_OBJECT = re.compile(r"^[^，。；了啊呀哦吧]{2,}")
+
+
+def _mention_negated(items: list[str], k: int, offset: int, after: str = "", item_left: int | None = None) -> bool:
+    if _VERDICT_AFTER.match(after):
         return True
+    if (m := _PROHIBITION_AFTER.match(after)) is not None:
+        # 低盐、少吃内脏: a later list item that prohibits an object of its own is another instruction;
+        # 布洛芬、双氯芬酸这类止痛药都别吃了 prohibits the items before it
+        crosses = item_left is not None and m.end() > item_left
+        if not (crosses and _OWN_OBJECT.match(after[m.end():])):
+            return True
     if _REFUSED_OBJECT.search(items[k][max(0, offset - NEG_WINDOW): offset]):
         return False
     if _negated_fallback(items[k][max(0, offset - NEG_WINDOW): offset]):
@@ -1344,7 +1357,8 @@ def _scan_clauses(text: str, alt: str, g: str, negation: bool) -> _Mentions:
                 continue
             k = max(i for i, s in enumerate(starts) if s <= pos and items[i])
             offset = pos - starts[k]
-            if negation and _mention_negated(items, k, offset, joined[pos + len(g):]):
+            item_left = starts[k] + len(items[k]) - (pos + len(g))
+            if negation and _mention_negated(items, k, offset, joined[pos + len(g):], item_left):
                 seen.denied = True
                 seen.denied_direct |= _negated_fallback(items[k][max(0, offset - DIRECT): offset])
             elif negation and _hedged(items[k][max(0, offset - NEG_WINDOW): offset]):
