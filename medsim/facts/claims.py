@@ -779,8 +779,8 @@ def demographics(text: str) -> list[Claim]:
             continue  # 3个月 is an age only right after the sex; otherwise a duration
         if unit == "岁" and re.search(r"(于|在|自|从)\s*$", before):
             continue
-        if re.search(r"[>＜<≥≤\-–~～至]\s*$", before):
-            continue  # a threshold or a range (>65岁, 3–17岁), not the patient's age
+        if re.search(r"(?:[>＜<≥≤\-–~～至]|未满|不满|年满|满|超过|小于|大于|低于|高于|不到)\s*$", before):
+            continue  # a threshold or a range (>65岁, 3–17岁, 未满18岁都不让用), not the patient's age
         if textlayer.family_before(text, _sentence_start_nl(text, m.start()), m.start()):
             continue
         if _EVENT_AGE_BEFORE.search(before) or _RELATIVE_AGE.match(text, m.end()) or _RELATIVE_BRACKET.search(before):
@@ -1218,17 +1218,39 @@ _CONDITIONAL = re.compile(r"(^|[，。；：、,\s（(·•\-])(如|若|假如|�
 # an urging word (请, 应, 马上, 赶紧, 及时 ...) then going for care within a few characters (请到儿科就诊,
 # 应停药就诊, 马上打120, 带孩子回来复诊), or a fixed phrase (即诊, 随诊, 拨打120). Not 因胸痛来我院就诊,
 # which reports why the patient came: the urging word is required.
-_URGE = r"(?:请|先|应|应当|应该|要|需|须|务必|马上|立即|立刻|赶紧|赶快|尽快|尽早|及时|直接|随时|就)"
+_URGE = r"(?:请|先|应|应当|应该|要|需|须|务必|马上|立即|立刻|赶紧|赶快|尽快|尽早|及时|直接|随时|就|再(?!次)|可以|可(?!能))"
 _CARE = (r"(?:就诊|就医|看医生|看病|看急诊|急诊|复诊|门诊|来院|到院|回院|来医院|去医院|到医院|回医院|上医院|回来|"
-         r"来看|来复查|打120|拨打120|叫120|呼叫120|停药|问[\u4e00-\u9fa5]{0,4}医生|咨询医生)")
+         r"来看|来复查|打120|拨打120|叫120|呼叫120|停药|问[\u4e00-\u9fa5]{0,4}医生|咨询医生|告诉(?:医生|大夫|我们)|"
+         # 去产科看, 到皮肤科复诊, 上医院急诊: going to a named department or place
+         r"(?:去|到|上|来|回)[\u4e00-\u9fa5]{0,5}?(?:科|门诊|医院|急诊|诊所))")
 _SEEK_CARE_RX = re.compile(rf"{_URGE}[\u4e00-\u9fa5]{{0,6}}?{_CARE}|即诊|随诊|速诊|拨打120|回来复诊|回来看|来医院看")
+# 出现急性尿潴留就医: a sign introduced by 出现 and going for care later in its sentence, no urging word needed
+# (not 出现胸痛，遂来我院就诊: the care must follow the signs at once, as an instruction's does)
+_APPEARS = re.compile(r"(?:出现|发生)[^。；;，,]{0,24}$")
+_CARE_AT_ONCE = re.compile(r"^(?:[、和及或与][^，。；,;]{1,10})*(?:时|后)?(?:及时|立即|马上|尽快|要|应)?"
+                           r"(?:就医|就诊|来院|到院|去医院|来医院|到医院|看医生)")
+# what the patient is told to watch for (注意牙龈出血、黑便; 警惕有无胸闷): signs to look out for, not findings
+_WATCH_BEFORE = re.compile(r"(?:注意|留意|警惕|观察|监测|当心|小心|关注)(?:有无|是否|有没有)?(?:[\u4e00-\u9fa5]{1,12}[、和及或与，,])*"
+                           r"[\u4e00-\u9fa5]{0,4}$")
+# a harm a drug or act may cause (会引起幻觉、意识不清; 可致急性肾损伤; 人会晕倒; 轻的没力气、心慌): what may
+# happen, not what has
+# (not 活动后可出现胸闷, the patient's own recurring symptom: 出现 only after 可能/容易)
+_HARM_BEFORE = re.compile(r"(?:(?:会|可|可能|容易|易|能)(?:引起|导致|致|造成|诱发|让|使|加重|引发)|(?:可能|容易|易)(?:会)?(?:出现|发生))"
+                          r"(?:[\u4e00-\u9fa5]{1,12}[、和及或与，,])*[\u4e00-\u9fa5]{0,6}$"
+                          r"|(?:可能会|容易)$|(?:轻的|重的|轻者|重者|严重的|严重时|严重者)(?:[\u4e00-\u9fa5]{1,12}[、和及或与])*$")
+# a later time (以后再怀孕, 今后如果再出血): a plan for what may come, not a present finding
+_FUTURE_BEFORE = re.compile(r"(?:以后|今后|将来|日后|下次)(?:再|如果|要是|若|一旦)?[\u4e00-\u9fa5]{0,4}$")
+# a sign then what to do about it (便秘就用开塞露, 疼的话可以吃一片): a condition, not a finding
+_THEN_ACT_AFTER = re.compile(r"(?:了)?(?:的话|时|的时候)?[，,]?(?:就|可以|可|要|需|请|马上|立即|赶紧|先)"
+                             r"(?:用|吃|服|涂|抹|喷|去|来|打|拨|停|喝|找|含)")
 
 # a value then 以上/以下 and what to do in its clause: a threshold of an instruction, not a result
 _THRESHOLD_THEN = re.compile(r"[^，。；,;]{0,8}?(?:以上|以下|或以上|或更多)[^，。；,;]{0,3}?(?:就|时|则|即|应|要|需|请)")
 
 
 # a finding named as a risk (终止妊娠出血、子宫破裂风险显著增加): what may happen, not what has
-_RISK_AFTER = re.compile(r"(?:[、和及或与][\u4e00-\u9fa5]{1,8}){0,4}?(?:的)?(?:风险|危险性|的危险|概率|发生率)")
+_RISK_AFTER = re.compile(r"(?:[、和及或与][\u4e00-\u9fa5]{1,10}){0,4}?(?:等)?(?:严重|较高|很高|极高|更高|明显)?(?:的)?"
+                         r"(?:风险|危险性|的危险|概率|发生率)")
 # a term compared with a number (血糖高于13.9就测血酮): a threshold, not the finding 血糖高
 _COMPARED_AFTER = re.compile(r"于\s*\d")
 # a sign set as the measure or the exception of an instruction (练到不痛为度, 不喘也要吸, 不疼了也别停药):
@@ -1236,7 +1258,7 @@ _COMPARED_AFTER = re.compile(r"于\s*\d")
 _MEASURE_AFTER = re.compile(r"(?:了)?(?:为度|为限|为准|为宜)|(?:了)?(?:也|都)(?:要|得|需|需要|应|应该|必须|别|不要|不能|不可|继续|坚持|照样|照常)")
 # the features of a named reaction listed in brackets (双硫仑样反应（潮红、心悸、胸闷…）): what the
 # reaction looks like, not what the patient has
-_FEATURES_OF = re.compile(r"(?:反应|征象|副作用|不良反应)[（(][^）)]*$")
+_FEATURES_OF = re.compile(r"(?:反应|征象|副作用|不良反应|过敏|中毒|综合征)[（(][^）)]*$")
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -1307,12 +1329,19 @@ def _mark_context(text: str, claims: list[Claim]) -> None:
         cs = textlayer.clause_start(text, c.start)
         if _EXCLUDING_RX.search(text[cs:c.start]) or _CONDITIONAL.search(before):
             c.general = True
-        if c.kind == "finding" and _SEEK_CARE_RX.search(text, c.end, _sentence_end(text, c.end)):
+        rest = text[c.end:_sentence_end(text, c.end)]
+        if c.kind == "finding" and (_SEEK_CARE_RX.search(rest) or _APPEARS.search(before) and _CARE_AT_ONCE.match(rest)):
+            c.general = True
+        clause_before = text[cs:c.start]
+        if c.kind == "finding" and (_WATCH_BEFORE.search(clause_before) or _HARM_BEFORE.search(clause_before)
+                                    or _FUTURE_BEFORE.search(clause_before) or _THEN_ACT_AFTER.match(text, c.end)):
             c.general = True
         if c.kind == "finding" and (_RISK_AFTER.match(text, c.end) or _COMPARED_AFTER.match(text, c.end)
                                     or _FEATURES_OF.search(text[max(0, c.start - 40):c.start])
                                     or _MEASURE_AFTER.match(text, c.end)):
             c.general = True
+        if c.kind == "vitals" and _MEASURE_AFTER.match(text, c.end):
+            c.general = True  # 血压正常也不能自行停药: the exception of an instruction, not a state
         if c.kind == "measurement" and _THRESHOLD_THEN.match(text, c.end):
             c.general = True  # a threshold for acting: 三天长了2公斤（4斤）以上就来医院  # a danger sign: 出现口角歪斜、言语不清，立即拨打120 / 伤口红肿，赶紧回来看
         # a range's first bound (2℃～8℃冷藏) or a storage ceiling (室温≤30℃): a criterion, not a result; a

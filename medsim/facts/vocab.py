@@ -45,7 +45,8 @@ DRUG_ENDINGS = (
 ROUTE_CUES = ("口服", "服用", "静滴", "静脉滴注", "静推", "静注", "肌注", "肌内注射", "皮下注射", "吸入", "外用", "舌下含服")
 # A claim after one of these is advice or a plan, not a statement about the record.
 ADVICE_CUES = ("建议", "推荐", "可予", "应予", "应当", "应该", "需要", "需行", "需进一步", "拟行", "拟予", "拟用", "拟给予", "拟加用", "准备", "下一步", "计划", "可考虑",
-               "必要时", "治疗原则", "首选", "可选用", "可选", "方案", "可以", "可用", "宜", "可按", "可服", "请")
+               "必要时", "治疗原则", "首选", "可选用", "可选", "方案", "可以", "可用", "宜", "可按", "可服", "请",
+               "可外用", "可口服", "可涂", "可局部", "可加用", "可试用", "可短期", "可临时")
 # A disease named after one of these is the writer's diagnosis (an opinion), not a recorded fact.
 DIAGNOSIS_CUES = ("诊断", "考虑", "鉴别", "印象", "拟诊", "疑诊")
 # A disease after one of these (in its sentence) is a diagnosis the writer *states* for this patient
