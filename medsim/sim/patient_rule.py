@@ -73,6 +73,8 @@ _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|�
 _JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
 _LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
 _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
+# a clause about the whole illness since it began: self-treatment, not relieved, lasting until now
+_COURSE_OF_ILLNESS = re.compile(r"自服|自行\S?(服|用|吃|含|喷|购)|(不|未|无)缓解|未见好转|持续(至今|不缓解|不止|不退)|至今(未|不)")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
@@ -894,14 +896,28 @@ class RulePatient:
             return [_Piece(f"{head}{said}", "chief_complaint", (cc,))]
         return [_Piece("说不上具体哪一块", content=False)]
 
+    def _steady_or_bouts(self, question: str) -> list[_Piece]:
+        """一阵一阵的还是一直都有, heard as the kind or the course of it: the clause that says which (发作持续至今,
+        阵发性), before any other."""
+        if not _STEADY_OR_BOUTS_Q.search(question):
+            return []
+        which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
+        if which:
+            # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
+            unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
+            said = self._say_unit(unit)
+            if not any(self._tells_main(c) for c in unit) and said.startswith("一直"):
+                # 持续至今 alone names nothing: which of the two it is comes first (是一直疼，到现在都没停)
+                # (a pain the question names, of a record whose complaint is something else — 胃不舒服 then 闷痛 — is the pain)
+                pain = self.pain or bool(_PAIN.search(question) and _PAIN.search(self.text("hpi")))
+                said = ("是一直疼，" if pain else "一直都有，") + said.removeprefix("一直")
+            return [_Piece(said, "hpi", unit)]
+        return []
+
     def _character(self, question: str) -> list[_Piece]:
-        if _STEADY_OR_BOUTS_Q.search(question):
-            # 一阵一阵的还是一直都有: the clause that says which (发作持续至今, 阵发性), before any other
-            which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
-            if which:
-                # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
-                unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
-                return [_Piece(self._say_unit(unit), "hpi", unit)]
+        steady = self._steady_or_bouts(question)
+        if steady:
+            return steady
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
             habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
@@ -1062,7 +1078,8 @@ class RulePatient:
         return self._from("hpi", clauses, 2)
 
     def _course(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
+        pieces: list[_Piece] = self._steady_or_bouts(question) or self._onset_mode(question) \
+            or self._relief_asked(question)
         if pieces:
             return pieces
         if _TIME_OF_DAY_Q.search(question):
@@ -2206,6 +2223,10 @@ def _is_detail(clause: str) -> bool:
     finding of its own, no new time, nothing a patient cannot know."""
     if lay.is_jargon(clause) or _TIME.search(clause) or _DRUG_TAKEN.search(clause):
         return False  # a medicine taken is its own statement, not a detail of the symptom before it
+    if _COURSE_OF_ILLNESS.search(clause) and not _SPAN_C.search(clause):
+        # 休息及自服X不缓解, 持续至今: what the illness has done since, not how the finding before it is —
+        # told with that finding, it puts unasked record text in front of the answer (伴大汗、恶心 asked 出汗)
+        return False
     return not [f for f in textlink.findings(clause) if f.term != "疼痛"]
 
 
