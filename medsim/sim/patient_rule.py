@@ -73,8 +73,9 @@ _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|�
 _JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
 _LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
 _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
-# a clause about the whole illness since it began: self-treatment, not relieved, lasting until now
-_COURSE_OF_ILLNESS = re.compile(r"自服|自行\S?(服|用|吃|含|喷|购)|(不|未|无)缓解|未见好转|持续(至今|不缓解|不止|不退)|至今(未|不)")
+# a clause about the whole illness since it began: care sought or self-treatment, not relieved, lasting until now
+_COURSE_OF_ILLNESS = re.compile(r"自服|自行\S?(服|用|吃|含|喷|购)|^(外院|当地\S{0,3}医院|诊所|社区)|(?<![未没])就诊|(不|未|无)缓解|未见好转|"
+                                r"持续(至今|不缓解|不止|不退)|至今(未|不)")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")

@@ -1,9 +1,11 @@
 """Reply classes physicians faulted on reply check set 8 (tests/sim/data/reply_check8_verdicts_*.jsonl), by
-mechanism: record text that was not asked told in front of the answer."""
+mechanism: record text that was not asked told in front of the answer, care given elsewhere before this visit
+denied, and a child's signs in the parent's words (双眼发红, 手足背部肿胀, 哭闹不安) not found."""
 
 from __future__ import annotations
 
 from medsim.scenario.registry import get_scenario
+from medsim.sim import lay
 from medsim.sim.patient_rule import RulePatient
 
 
@@ -43,3 +45,32 @@ def test_steady_or_in_bouts_is_answered_first_and_alone():
     # a record clause that already says it plainly (inp-44: 发作持续至今 → 一犯就一直没停) gets no prefix
     said = ask("diagnosis", "inp-44", "心慌是一阵一阵的还是一直都有？")
     assert "一直没停" in said and not said.startswith("一直都有")
+
+
+def test_care_given_elsewhere_before_this_visit_is_what_the_patient_knows():
+    # 外院予头孢类抗生素静滴3天无效: the parent was there, so it is told (as 输液, not 静滴 / 予), not denied
+    # with the stock 来之前没吃什么药，也没去别的地方看过
+    assert not lay.is_jargon("外院予头孢类抗生素静滴3天无效")
+    said = lay.clause_to_lay("外院予头孢类抗生素静滴3天无效")
+    assert "输" in said and "头孢" in said and not any(w in said for w in ("予", "静滴", "外院"))
+    said = ask("diagnosis", "inp-39", "在外面看过没有？用过啥药，打针输液了吗？")
+    assert "头孢" in said and "没去别的地方看过" not in said
+    # what a doctor gave in this hospital stays the examiner's (予吸氧 is no patient statement)
+    assert lay.is_jargon("予吸氧")
+    # and care sought is a statement of its own, not told after the fever asked about
+    said = ask("diagnosis", "inp-39", "孩子是哪天开始发烧的？最高烧到多少度？")
+    assert "6天前" in said and "头孢" not in said
+
+
+def test_a_childs_signs_in_the_parents_words_are_found():
+    # inp-39 (川崎病): 双眼发红，无分泌物 / 手足背部肿胀 / 哭闹不安 are recorded: asked, they are told, never
+    # 没太注意 or another finding
+    said = ask("diagnosis", "inp-39", "眼睛红不红？有没有眼屎？")
+    assert "眼" in said and "红" in said and "疹" not in said
+    said = ask("diagnosis", "inp-39", "手脚肿不肿？")
+    assert "肿" in said and "没太注意" not in said and not said.startswith("没")
+    said = ask("diagnosis", "inp-39", "孩子烦躁吗？哭闹得厉害不？")
+    assert "哭闹" in said and not said.startswith("没")
+    # the rash in lay words: no 斑丘疹 or 躯干
+    said = ask("diagnosis", "inp-39", "疹子先从哪儿出来的？")
+    assert "疹" in said and "斑丘疹" not in said and "躯干" not in said
