@@ -85,6 +85,9 @@ _OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿�
                            r"\S{0,10}(也|有没有|有人|一样|类似)")
 _OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
 _EARLIER_C = re.compile(r"类似|有过|曾|既往")
+# a pain that went somewhere else: spread to (放射, 波及) or moved on (转移至, 向后背并向腰部转移)
+_SPREAD_C = re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到|向\S{1,14}?转移")
+_POINTING = re.compile(r"(用|拿)手(指头?)?(给我|给俺|帮我)?(指|点|比划|比|看|摸)")
 _RECENT_SPAN = re.compile(r"近\S{0,2}(半年|半个月|\d+\s*(个)?(年|月|周|天))")
 # constant or in bouts, asked as a choice, and the record words that tell which
 _STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
@@ -852,7 +855,8 @@ class RulePatient:
         return pieces or [_Piece("具体多久了我说不太准", content=False)]
 
     def _site(self, question: str) -> list[_Piece]:
-        named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        # 用手指给我看看 is a gesture: the finger names no place asked about
+        named = {t for t, _, _ in textlink.find_terms(_POINTING.sub("", question))} - {"疼痛"}
         if named and not _WHERE_Q.search(question):
             # 说话是吐字不清还是说不出来: no where asked; the clauses recording what is named answer it
             having = [c for c, _ in self.hpi if not _DENIAL.match(c) and any(
@@ -873,14 +877,16 @@ class RulePatient:
                 return self._from("hpi", at, 2)
         # a medicine taken for another pain (因腰痛自服布洛芬) says no place of this one
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
-                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射(?!性)|窜|牵涉|波及|扩散|扩展|蔓延", c))]
+                  and not _SELF_MED.search(c) and (self._tells_main(c) or _SPREAD_C.search(c))]
         # the clause that says where (头痛，多位于右侧颞部) before one whose body part only names the complaint
         placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)
                   and not _SELF_MED.search(c)]
         if placed and not any(_places(c, question) for c in picked[:1]):
             order = {c: i for i, (c, _) in enumerate(self.hpi)}
             picked = sorted(([c for c in placed if c not in picked] + picked)[:2], key=lambda c: order.get(c, 0))
-        picked = picked[:2]
+        # where it is, and where it went: not another clause of the story that names the place again
+        # (头2年来反复发作 then 多位于右侧颞部: the clause that places it, when the first does not)
+        picked = picked[:1] + [c for c in picked[1:] if _SPREAD_C.search(c) or (c in placed and picked[0] not in placed)][:1]
         if picked:
             return self._from("hpi", picked, 2)
         cc = self.text("chief_complaint")
@@ -985,7 +991,7 @@ class RulePatient:
 
     def _radiation(self, question: str) -> list[_Piece]:
         # a pain that spread (迅速波及全腹, 转移至右下腹) went somewhere else: never 没往别的地方窜
-        picked = self._hpi_with(re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到"), denials=True)[:1]
+        picked = self._hpi_with(_SPREAD_C, denials=True)[:1]
         if picked:
             return self._from("hpi", picked, 1)
         if not self.pain:

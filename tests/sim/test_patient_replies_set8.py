@@ -74,3 +74,17 @@ def test_a_childs_signs_in_the_parents_words_are_found():
     # the rash in lay words: no 斑丘疹 or 躯干
     said = ask("diagnosis", "inp-39", "疹子先从哪儿出来的？")
     assert "疹" in said and "斑丘疹" not in said and "躯干" not in said
+
+
+def test_a_pain_that_moved_on_went_somewhere_else():
+    # tri-010 (主动脉夹层): 胸骨后剧烈疼痛…迅速向后背两肩胛间区并向腰部转移 — never 没往别的地方窜; said in lay words
+    for question in ("疼往别处窜不窜？后背、腰、肚子、脖子还是胳膊？", "疼的地方有没有挪地方，比如从胸口跑到后背？"):
+        said = ask("triage", "tri-010", question)
+        assert "后背" in said and "腰" in said and "没往别的地方" not in said
+        assert "转移" not in said and "肩胛间区" not in said
+    # where it hurts is where it is and where it went; 用手指给我看看 is a gesture, not a question about the fingers
+    said = ask("triage", "tri-010", "师傅，哪儿疼？用手指给我看看。")
+    assert "胸口" in said and "后背" in said
+    # tri-008: where the chest pain is, without the earlier bouts that name the chest again
+    said = ask("triage", "tri-008", "具体哪个位置疼，用手指给我看看？")
+    assert "胸口" in said and "发作" not in said
