@@ -335,6 +335,7 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
+    text = re.sub(r"(盐\S{0,2}\d+)\s*g(?![a-zA-Z/])", r"\1克", text)  # 每日食盐约10g: the salt one eats, in 克
     # 向后背两肩胛间区并向腰部转移: a pain that moved on is said as where it went (往后背…，又往腰部窜)
     text = re.sub(r"向(\S{1,14}?)转移", lambda m: "往" + m.group(1).replace("并向", "，又往") + "窜", text)
     # 外院予头孢类抗生素静滴3天: 在别的医院输了3天头孢 (an infusion is 输液 to a patient; 抗生素 class words unsaid)

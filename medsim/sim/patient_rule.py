@@ -234,7 +234,10 @@ _GENERAL = (
     # a urine test (尿蛋白±) is a result, not how one passes water
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
      "小便也正常"),
-    ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
+    # a child who cries and will not settle (哭闹不安) is not 精神还行
+    ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫|哭闹|烦躁"), "精神还行"),
+    # how salty one eats (口味偏咸，每日食盐约10g): told when asked, never assumed
+    ("salt", re.compile(r"口重|口味|咸|盐|腌|油腻|清淡"), re.compile(r"口味|偏咸|食盐|高盐|咸|油腻|清淡"), ""),
     ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
     ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
@@ -1198,6 +1201,8 @@ class RulePatient:
             return pieces + colour
         asked = [g for g in _GENERAL if g[1].search(question)] or \
             [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
+        if any(g[0] == "salt" for g in asked) and not re.search(r"胃口|食欲|饭量|吃得下|吃不下|能吃", question):
+            asked = [g for g in asked if g[0] != "appetite"]  # 吃饭口重不重 asks how salty, not how much
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
@@ -2332,7 +2337,7 @@ _DEFAULT_CUES = {
     "treatment": re.compile(r"药|看过|看病|医院|诊所|大夫|医生|治|输液|打针|吊瓶|处理|用过|吃过|管用|效果|氧|住院"),
     "course": re.compile(r"越来越|好转|好点|好些|加重|重了|变化|一直|以前|反复|时好时坏|比以前|这样过|犯过|头一回|第一次|怎么样了"),
     "triggers": re.compile(r"原因|诱因|引起|怎么(弄|搞|回事)|更|加重|厉害|犯|吃了|着凉|累|压力|生气|之前|以后"),
-    "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉"),
+    "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉|运动|锻炼|口重|口味|咸|盐"),
     "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
     "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
     "radiation": re.compile(r"疼|痛|窜|放射(?!性)|别的地方|连着|牵"),

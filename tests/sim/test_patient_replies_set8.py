@@ -88,3 +88,20 @@ def test_a_pain_that_moved_on_went_somewhere_else():
     # tri-008: where the chest pain is, without the earlier bouts that name the chest again
     said = ask("triage", "tri-008", "具体哪个位置疼，用手指给我看看？")
     assert "胸口" in said and "发作" not in said
+
+
+def test_habits_the_record_states_are_told_not_a_stock_line():
+    # con-002 (个人史: 口味偏咸，每日食盐约10g；久坐少运动): how salty she eats is no appetite question, and a
+    # question on exercise is answered from the record, not only with how long each bout lasts
+    said = ask("consultation", "con-002", "吃饭口重不重？爱不爱吃咸菜、腌肉这些？")
+    assert "咸" in said and "10克" in said and "胃口" not in said and "10g" not in said
+    said = ask("consultation", "con-002", "平时运动不？一周几次，一次多长时间？")
+    assert "不怎么运动" in said
+    # the appetite is still the appetite
+    assert "胃口" in ask("consultation", "con-002", "胃口怎么样？")
+
+
+def test_a_child_who_will_not_settle_is_not_in_good_spirits():
+    # inp-39: 哭闹不安 is recorded — never the stock 精神还行
+    said = ask("diagnosis", "inp-39", "孩子精神头咋样？是特别闹，还是蔫蔫的？")
+    assert "哭闹" in said and "精神还行" not in said
