@@ -88,6 +88,9 @@ _EARLIER_C = re.compile(r"类似|有过|曾|既往")
 # a pain that went somewhere else: spread to (放射, 波及) or moved on (转移至, 向后背并向腰部转移)
 _SPREAD_C = re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到|向\S{1,14}?转移")
 _POINTING = re.compile(r"(用|拿)手(指头?)?(给我|给俺|帮我)?(指|点|比划|比|看|摸)")
+# how many years, or how long the old trouble has gone on; a record span in years
+_ILLNESS_YEARS_Q = re.compile(r"几年|多少年|(这|老)(毛病|病根)|病根")
+_ILLNESS_YEARS_C = re.compile(r"\d+\s*(余|多)?年(?!前)")
 _RECENT_SPAN = re.compile(r"近\S{0,2}(半年|半个月|\d+\s*(个)?(年|月|周|天))")
 # constant or in bouts, asked as a choice, and the record words that tell which
 _STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
@@ -849,6 +852,13 @@ class RulePatient:
             if re.search(r"每次|一次|每回|每一回", question):
                 return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
+        if _ILLNESS_YEARS_Q.search(question):
+            # 咳嗽咳痰这毛病几年了, of a complaint that flared days ago: the long-standing illness (反复咳嗽咳痰20年)
+            # is the answer, not the flare's 3天
+            long_standing = [c for c, _ in self.hpi if _ILLNESS_YEARS_C.search(c) and not _DENIAL.match(c)
+                             and (not named or set(named) & {t for t, _, _ in textlink.find_terms(c)})]
+            if long_standing:
+                return pieces + self._from("hpi", long_standing, 1)
         other = [t for t in named if t not in self.cc_terms and t != "疼痛"]
         if other:  # 咳嗽几天了, when the complaint is something else
             clauses = [c for c, _ in self.hpi if _TIME.search(c) and set(other) & {t for t, _, _ in textlink.find_terms(c)}]
@@ -2377,8 +2387,11 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
         topic = p.keys[0] if p.keys and ":" not in p.keys[0] else ""
         cue = _DEFAULT_CUES.get(topic)
         others = [q for q in pieces if q is not p and q.content]
-        if cue is not None and not cue.search(question) and (p.default or not p.content or others and p in told
-                                                             and p not in named):
+        # a statement that also answers another topic asked (course and duration both telling 反复咳嗽20年) stays
+        also = p.content and any(":" not in k and (k not in _DEFAULT_CUES or _DEFAULT_CUES[k].search(question))
+                                 for k in p.keys[1:])
+        if cue is not None and not cue.search(question) and not also and (
+                p.default or not p.content or others and p in told and p not in named):
             continue  # a stock answer, or record content of a topic the question has no word for
         if parsed.fuzzy and named and p not in named and topic in _DEFAULT_CUES and not (cue and cue.search(question)):
             continue

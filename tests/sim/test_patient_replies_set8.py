@@ -105,3 +105,11 @@ def test_a_child_who_will_not_settle_is_not_in_good_spirits():
     # inp-39: 哭闹不安 is recorded — never the stock 精神还行
     said = ask("diagnosis", "inp-39", "孩子精神头咋样？是特别闹，还是蔫蔫的？")
     assert "哭闹" in said and "精神还行" not in said
+
+
+def test_how_many_years_is_the_long_standing_illness_not_the_flare():
+    # tri-020 (慢阻肺急性加重: 反复咳嗽咳痰20年 … 3天前受凉后咳嗽加重): 这毛病几年了 is 20 years, never 有3天了
+    said = ask("triage", "tri-020", "咳嗽咳痰这毛病几年了？一年犯几回？")
+    assert "20年" in said and "有3天了" not in said
+    # the flare is still asked by days
+    assert "3天" in ask("triage", "tri-020", "这次咳嗽加重几天了？")
