@@ -27,6 +27,8 @@ _JARGON = re.compile(
 )
 # Self-measurement is something a patient knows (自测体温 38.5℃).
 _SELF_MEASURED = re.compile(r"自测|自量|自己测|在家测|自行测")
+# care given somewhere else before this visit (外院予…, 当地医院给予…)
+_CARE_ELSEWHERE = re.compile(r"^(曾|曾在|在|于)?(外院|当地\S{0,3}|诊所|社区\S{0,3}|卫生院|私人诊所|乡\S{0,2}医院|县\S{0,2}医院|门诊)")
 
 _EXTRA_LAY: dict[str, str] = {
     "疼痛": "疼", "上腹痛": "上腹疼", "下腹痛": "小肚子疼", "右下腹痛": "右下边肚子疼", "右上腹痛": "右上边肚子疼",
@@ -141,6 +143,8 @@ def is_jargon(clause: str, *, history: bool = False) -> bool:
     hits = [m.group(0) for m in _JARGON.finditer(clause)]
     if not hits or _SELF_MEASURED.search(clause):
         return False
+    if _CARE_ELSEWHERE.match(clause) and all(re.fullmatch(r"(给)?予以?", h) for h in hits):
+        return False  # 外院予头孢类抗生素静滴3天无效: what another doctor gave before this visit, the patient was there
     if _DENIED.match(clause) and not _RESULT.search(clause):
         return False
     return not (history and all(_TOLD_DIAGNOSIS.fullmatch(h) for h in hits))
@@ -331,6 +335,13 @@ def _before_table(text: str) -> str:
     text = re.sub(r"^(否认|无)(.{0,4}?)外伤史$", r"没受过\2外伤", text)
     text = re.sub(r"^(否认|无)输血史$", "没输过血", text)
     text = re.sub(r"第(\d+)周期", r"第\1次", text)
+    text = re.sub(r"(盐\S{0,2}\d+)\s*g(?![a-zA-Z/])", r"\1克", text)  # 每日食盐约10g: the salt one eats, in 克
+    # 向后背两肩胛间区并向腰部转移: a pain that moved on is said as where it went (往后背…，又往腰部窜)
+    text = re.sub(r"向(\S{1,14}?)转移", lambda m: "往" + m.group(1).replace("并向", "，又往") + "窜", text)
+    # 外院予头孢类抗生素静滴3天: 在别的医院输了3天头孢 (an infusion is 输液 to a patient; 抗生素 class words unsaid)
+    text = re.sub(r"^(外院|当地医院|诊所)(?:给?予以?)?(.{1,12}?)(?:类抗生素|抗生素)?(?:静滴|静脉滴注|输液)(\d+天)(无效)?",
+                  lambda m: f"在{m.group(1)}输了{m.group(3)}{m.group(2)}" + ("，没管用" if m.group(4) else ""), text)
+    text = re.sub(r"^(外院|当地医院|诊所)给?予以?(?=\S)", r"在\1用了", text)  # 外院予布洛芬退热
     text = re.sub(r"夜尿(\d+)\s*[～~\-–]\s*(\d+)次/?夜?",
                   lambda m: nights_said(int(m.group(2))) or f"晚上起夜{m.group(1)}到{m.group(2)}次", text)
     # amounts and ranges the way people say them (量多于月经量, 7～8口/天, 血压波动于145–150/95mmHg)

@@ -73,6 +73,9 @@ _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|�
 _JOB_YEARS_Q = re.compile(r"(干|做|工作|上班)(了|过)?(多少|几)年|工龄")
 _LASTS_Q = re.compile(r"(多长时间|多久|多大一?会儿?|几分钟|几个?小时)\S{0,4}(才|能|就)|每次|一次|每回|每一回|持续")
 _SPAN_C = re.compile(r"持续\S{0,3}\d|\d+\s*(个多|个半|余|多)?(分钟|小时)(才|后|左右|可|缓解)|数分钟|数秒|数小时")
+# a clause about the whole illness since it began: care sought or self-treatment, not relieved, lasting until now
+_COURSE_OF_ILLNESS = re.compile(r"自服|自行\S?(服|用|吃|含|喷|购)|^(外院|当地\S{0,3}医院|诊所|社区)|(?<![未没])就诊|(不|未|无)缓解|未见好转|"
+                                r"持续(至今|不缓解|不止|不退)|至今(未|不)")
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
@@ -82,6 +85,12 @@ _OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿�
                            r"\S{0,10}(也|有没有|有人|一样|类似)")
 _OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
 _EARLIER_C = re.compile(r"类似|有过|曾|既往")
+# a pain that went somewhere else: spread to (放射, 波及) or moved on (转移至, 向后背并向腰部转移)
+_SPREAD_C = re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到|向\S{1,14}?转移")
+_POINTING = re.compile(r"(用|拿)手(指头?)?(给我|给俺|帮我)?(指|点|比划|比|看|摸)")
+# how many years, or how long the old trouble has gone on; a record span in years
+_ILLNESS_YEARS_Q = re.compile(r"几年|多少年|(这|老)(毛病|病根)|病根")
+_ILLNESS_YEARS_C = re.compile(r"\d+\s*(余|多)?年(?!前)")
 _RECENT_SPAN = re.compile(r"近\S{0,2}(半年|半个月|\d+\s*(个)?(年|月|周|天))")
 # constant or in bouts, asked as a choice, and the record words that tell which
 _STEADY_OR_BOUTS_Q = re.compile(r"一阵一?阵.{0,6}还是.{0,6}(一直|持续|不停)|(一直|持续).{0,6}还是.{0,6}(一阵|阵发|时有时无)|"
@@ -228,7 +237,10 @@ _GENERAL = (
     # a urine test (尿蛋白±) is a result, not how one passes water
     ("urine", re.compile(r"小便|尿|二便|大小便|解手|起夜"), re.compile(r"小便|尿(?!蛋白|常规|糖|酮|检|培养|素|酸)|二便|夜尿"),
      "小便也正常"),
-    ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫"), "精神还行"),
+    # a child who cries and will not settle (哭闹不安) is not 精神还行
+    ("spirits", re.compile(r"精神|精力|有劲|爱玩|玩"), re.compile(r"精神|乏力|没劲|嗜睡|萎靡|蔫|哭闹|烦躁"), "精神还行"),
+    # how salty one eats (口味偏咸，每日食盐约10g): told when asked, never assumed
+    ("salt", re.compile(r"口重|口味|咸|盐|腌|油腻|清淡"), re.compile(r"口味|偏咸|食盐|高盐|咸|油腻|清淡"), ""),
     ("weight", re.compile(r"体重|瘦|胖|斤"), re.compile(r"体重|消瘦|瘦|胖"), "体重没怎么变"),
     ("exercise", re.compile(r"运动|锻炼|活动量|一坐一天|久坐|走动"), re.compile(r"运动|锻炼|久坐|活动(少|多)"), ""),
     ("mood", re.compile(r"心情|情绪|焦虑|抑郁|烦|压力"), re.compile(r"心情|情绪|焦虑|抑郁|压力|烦躁|紧张"), "心情还行"),
@@ -840,6 +852,13 @@ class RulePatient:
             if re.search(r"每次|一次|每回|每一回", question):
                 return [_Piece("每回多长时间我倒没太注意", content=False)]  # not the illness's 4个月
         named = [t for t, _, _ in textlink.find_terms(question)]
+        if _ILLNESS_YEARS_Q.search(question):
+            # 咳嗽咳痰这毛病几年了, of a complaint that flared days ago: the long-standing illness (反复咳嗽咳痰20年)
+            # is the answer, not the flare's 3天
+            long_standing = [c for c, _ in self.hpi if _ILLNESS_YEARS_C.search(c) and not _DENIAL.match(c)
+                             and (not named or set(named) & {t for t, _, _ in textlink.find_terms(c)})]
+            if long_standing:
+                return pieces + self._from("hpi", long_standing, 1)
         other = [t for t in named if t not in self.cc_terms and t != "疼痛"]
         if other:  # 咳嗽几天了, when the complaint is something else
             clauses = [c for c, _ in self.hpi if _TIME.search(c) and set(other) & {t for t, _, _ in textlink.find_terms(c)}]
@@ -849,7 +868,8 @@ class RulePatient:
         return pieces or [_Piece("具体多久了我说不太准", content=False)]
 
     def _site(self, question: str) -> list[_Piece]:
-        named = {t for t, _, _ in textlink.find_terms(question)} - {"疼痛"}
+        # 用手指给我看看 is a gesture: the finger names no place asked about
+        named = {t for t, _, _ in textlink.find_terms(_POINTING.sub("", question))} - {"疼痛"}
         if named and not _WHERE_Q.search(question):
             # 说话是吐字不清还是说不出来: no where asked; the clauses recording what is named answer it
             having = [c for c, _ in self.hpi if not _DENIAL.match(c) and any(
@@ -870,14 +890,16 @@ class RulePatient:
                 return self._from("hpi", at, 2)
         # a medicine taken for another pain (因腰痛自服布洛芬) says no place of this one
         picked = [c for c, aspects in self.hpi if "site" in aspects and not _DENIAL.match(c) and body_parts().search(c)
-                  and not _SELF_MED.search(c) and (self._tells_main(c) or re.search(r"放射(?!性)|窜|牵涉|波及|扩散|扩展|蔓延", c))]
+                  and not _SELF_MED.search(c) and (self._tells_main(c) or _SPREAD_C.search(c))]
         # the clause that says where (头痛，多位于右侧颞部) before one whose body part only names the complaint
         placed = [c for c in self._main_clauses() if not _DENIAL.match(c) and _places(c, question)
                   and not _SELF_MED.search(c)]
         if placed and not any(_places(c, question) for c in picked[:1]):
             order = {c: i for i, (c, _) in enumerate(self.hpi)}
             picked = sorted(([c for c in placed if c not in picked] + picked)[:2], key=lambda c: order.get(c, 0))
-        picked = picked[:2]
+        # where it is, and where it went: not another clause of the story that names the place again
+        # (头2年来反复发作 then 多位于右侧颞部: the clause that places it, when the first does not)
+        picked = picked[:1] + [c for c in picked[1:] if _SPREAD_C.search(c) or (c in placed and picked[0] not in placed)][:1]
         if picked:
             return self._from("hpi", picked, 2)
         cc = self.text("chief_complaint")
@@ -894,14 +916,28 @@ class RulePatient:
             return [_Piece(f"{head}{said}", "chief_complaint", (cc,))]
         return [_Piece("说不上具体哪一块", content=False)]
 
+    def _steady_or_bouts(self, question: str) -> list[_Piece]:
+        """一阵一阵的还是一直都有, heard as the kind or the course of it: the clause that says which (发作持续至今,
+        阵发性), before any other."""
+        if not _STEADY_OR_BOUTS_Q.search(question):
+            return []
+        which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
+        if which:
+            # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
+            unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
+            said = self._say_unit(unit)
+            if not any(self._tells_main(c) for c in unit) and said.startswith("一直"):
+                # 持续至今 alone names nothing: which of the two it is comes first (是一直疼，到现在都没停)
+                # (a pain the question names, of a record whose complaint is something else — 胃不舒服 then 闷痛 — is the pain)
+                pain = self.pain or bool(_PAIN.search(question) and _PAIN.search(self.text("hpi")))
+                said = ("是一直疼，" if pain else "一直都有，") + said.removeprefix("一直")
+            return [_Piece(said, "hpi", unit)]
+        return []
+
     def _character(self, question: str) -> list[_Piece]:
-        if _STEADY_OR_BOUTS_Q.search(question):
-            # 一阵一阵的还是一直都有: the clause that says which (发作持续至今, 阵发性), before any other
-            which = [c for c, _ in self.hpi if _STEADY_OR_BOUTS_C.search(c) and not _DENIAL.match(c)]
-            if which:
-                # said with the sentence it belongs to: 持续性 alone is no answer, 左边腰绞着疼，一阵一阵的加剧 is
-                unit = next((u for u in self.units.values() if which[0] in u), (which[0],))
-                return [_Piece(self._say_unit(unit), "hpi", unit)]
+        steady = self._steady_or_bouts(question)
+        if steady:
+            return steady
         discharge = re.search(r"大便|便|拉|屎|痰|鼻涕|涕|吐|疹|尿|白带|分泌物", question)
         if discharge and discharge.group(0) in ("大便", "便", "拉", "屎") and _HABIT_Q.search(question):
             habit = [c for c, _ in self.hpi if re.search(r"平时|平素|习惯|既往", c) and "便" in c]
@@ -968,7 +1004,7 @@ class RulePatient:
 
     def _radiation(self, question: str) -> list[_Piece]:
         # a pain that spread (迅速波及全腹, 转移至右下腹) went somewhere else: never 没往别的地方窜
-        picked = self._hpi_with(re.compile(r"放射(?!性)|牵涉|窜|波及|蔓延|扩散|扩展|延及|转移至|移至|移到"), denials=True)[:1]
+        picked = self._hpi_with(_SPREAD_C, denials=True)[:1]
         if picked:
             return self._from("hpi", picked, 1)
         if not self.pain:
@@ -1062,7 +1098,8 @@ class RulePatient:
         return self._from("hpi", clauses, 2)
 
     def _course(self, question: str) -> list[_Piece]:
-        pieces: list[_Piece] = self._onset_mode(question) or self._relief_asked(question)
+        pieces: list[_Piece] = self._steady_or_bouts(question) or self._onset_mode(question) \
+            or self._relief_asked(question)
         if pieces:
             return pieces
         if _TIME_OF_DAY_Q.search(question):
@@ -1174,6 +1211,8 @@ class RulePatient:
             return pieces + colour
         asked = [g for g in _GENERAL if g[1].search(question)] or \
             [g for g in _GENERAL if g[0] in ("appetite", "water", "sleep")]
+        if any(g[0] == "salt" for g in asked) and not re.search(r"胃口|食欲|饭量|吃得下|吃不下|能吃", question):
+            asked = [g for g in asked if g[0] != "appetite"]  # 吃饭口重不重 asks how salty, not how much
         complaint = [f for f in self.complaint if f.polarity == "present" and not f.family]
         terms = {f.term for f in complaint}
         for name, _, record_words, normal in asked:
@@ -2206,6 +2245,10 @@ def _is_detail(clause: str) -> bool:
     finding of its own, no new time, nothing a patient cannot know."""
     if lay.is_jargon(clause) or _TIME.search(clause) or _DRUG_TAKEN.search(clause):
         return False  # a medicine taken is its own statement, not a detail of the symptom before it
+    if _COURSE_OF_ILLNESS.search(clause) and not _SPAN_C.search(clause):
+        # 休息及自服X不缓解, 持续至今: what the illness has done since, not how the finding before it is —
+        # told with that finding, it puts unasked record text in front of the answer (伴大汗、恶心 asked 出汗)
+        return False
     return not [f for f in textlink.findings(clause) if f.term != "疼痛"]
 
 
@@ -2304,7 +2347,7 @@ _DEFAULT_CUES = {
     "treatment": re.compile(r"药|看过|看病|医院|诊所|大夫|医生|治|输液|打针|吊瓶|处理|用过|吃过|管用|效果|氧|住院"),
     "course": re.compile(r"越来越|好转|好点|好些|加重|重了|变化|一直|以前|反复|时好时坏|比以前|这样过|犯过|头一回|第一次|怎么样了"),
     "triggers": re.compile(r"原因|诱因|引起|怎么(弄|搞|回事)|更|加重|厉害|犯|吃了|着凉|累|压力|生气|之前|以后"),
-    "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉"),
+    "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉|运动|锻炼|口重|口味|咸|盐"),
     "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
     "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
     "radiation": re.compile(r"疼|痛|窜|放射(?!性)|别的地方|连着|牵"),
@@ -2344,8 +2387,11 @@ def _relevant(pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
         topic = p.keys[0] if p.keys and ":" not in p.keys[0] else ""
         cue = _DEFAULT_CUES.get(topic)
         others = [q for q in pieces if q is not p and q.content]
-        if cue is not None and not cue.search(question) and (p.default or not p.content or others and p in told
-                                                             and p not in named):
+        # a statement that also answers another topic asked (course and duration both telling 反复咳嗽20年) stays
+        also = p.content and any(":" not in k and (k not in _DEFAULT_CUES or _DEFAULT_CUES[k].search(question))
+                                 for k in p.keys[1:])
+        if cue is not None and not cue.search(question) and not also and (
+                p.default or not p.content or others and p in told and p not in named):
             continue  # a stock answer, or record content of a topic the question has no word for
         if parsed.fuzzy and named and p not in named and topic in _DEFAULT_CUES and not (cue and cue.search(question)):
             continue

@@ -185,6 +185,8 @@ _CUES: dict[str, tuple[str, ...]] = {
         # urine and wind as everyday functions: 有尿吗, 尿量多吗, 夜里起几次夜, 有排气吗, 放屁正常吗
         r"有尿|尿量|起\S{0,2}夜|夜尿|排气|(放屁|排气)\S{0,2}正常",
         r"(也|还|能|爱|会)玩(吗|不|耍|得|了)",  # 宝宝也玩吗: the child's spirits
+        # habits a history asks of (平时运动不, 口重不重, 爱吃咸菜吗): the personal history answers them
+        r"(平时|平常|平素)\S{0,3}(运动|锻炼)|运动(吗|不|多|少)|锻炼(吗|不|身体)|口重|口味|咸菜|腌(菜|肉|制)|吃盐|盐(吃|多|重)",
     ),
     "past_history": (
         r"以前.{0,3}(身体|得过|有过什么|有什么病|住过院)", r"既往", r"病史", r"身体(怎么样|好吗|好不好|都好)",
