@@ -11,6 +11,9 @@ A dose past a label ceiling that holds for every patient (medsim.text.dose_limit
 40mg/d; 对乙酰氨基酚500mg for a 16kg child) is charged the same, for drugs the case does not dose
 too, unless the case's own gold or reference writes such a dose for that drug (it knows its
 indication better than a general ceiling).
+
+So is a course the case gives a drug said another length (medsim.text.courses: 替格瑞洛吃满1个月 for
+至少12个月; 补锌吃3天 for 10～14天; 他汀服用3个月 for 长期服用): the right drug for the wrong time.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from medsim.scoring.base import Score, ScoreInput, scorer
+from medsim.text.courses import course_conflicts
 from medsim.text.dose_limits import dose_breaches
 from medsim.text.doses import dose_conflicts
 
@@ -71,9 +75,13 @@ def score_doses(inp: ScoreInput) -> Score:
             for d, refs in (dose_conflicts(answer, reference) if reference else [])]
     said += [s for s in ceiling_breaches(answer, inp.case, reference) if s.split(" ")[0] not in
              {c.split(" ")[0] for c in said}]
+    # the right dose for the wrong length of time is a wrong order too
+    said += [f"{c.drug} {c.text}（本例：{'、'.join(r.text for r in refs)}）"
+             for c, refs in (course_conflicts(answer, reference) if reference else [])
+             if c.drug not in {s.split(" ")[0] for s in said}]
     if not said:
         if not reference:
             return Score(NAME, None, ["本例未给出剂量；未见超过说明书上限的剂量"], {"skipped": "case gives no dosing"})
         return Score(NAME, 1.0, ["剂量与频次未与本例标准矛盾"], {"conflicts": []})
-    return Score(NAME, WRONG_DOSE_CHARGE, ["剂量或频次与本例标准不符：" + "；".join(said) + f"，×{WRONG_DOSE_CHARGE}"],
+    return Score(NAME, WRONG_DOSE_CHARGE, ["剂量、频次或疗程与本例标准不符：" + "；".join(said) + f"，×{WRONG_DOSE_CHARGE}"],
                  {"conflicts": said})

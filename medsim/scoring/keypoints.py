@@ -43,6 +43,7 @@ from medsim.scoring.common import (
     unique_alternatives,
     unparsed,
 )
+from medsim.text.adherence import stops_on_own
 from medsim.text.match import (
     alternatives,
     answer_budget,
@@ -110,6 +111,10 @@ def score_keypoints(inp: ScoreInput) -> Score:
     # (not when the prohibition itself is said too: 方可考虑停药…切勿自行停药 forbids it on one's own)
     otherwise |= {p: f"opposite: {alt}" for p in met if p in required
                   and (alt := says_otherwise(text, p, acts_only=True)) and not find_point(text, alt).met}
+    # an adherence point (降压药|按时服药|坚持服药) met while the answer lets the patient stop on their own
+    # (血压降到正常后可以自行停用): the instruction is given the wrong way round
+    otherwise |= {p: f"opposite: {alt}" for p in met if p in required and p not in otherwise
+                  and (alt := stops_on_own(text, p))}
     met_required = [p for p in met if p in required]
     weights = dict(zip(required, specificity_weights(inp, field, [e for e in els if not e.optional]), strict=True))
     rate = sum(weights[p] for p in met_required) / sum(weights.values())

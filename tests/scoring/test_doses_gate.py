@@ -64,3 +64,11 @@ def test_bundled_treatment_item_with_a_wrong_frequency_scores_low():
     wrong = score_fixed(loaded.scenario, c, {"treatment": once}, case_pool=loaded.cases).item_score
     reference = score_fixed(loaded.scenario, c, reference_answer(loaded.scenario, c), case_pool=loaded.cases).item_score
     assert right >= 0.9 * reference and wrong <= 0.3 * reference
+
+
+def test_the_right_dose_for_the_wrong_length_of_time_is_charged():
+    # ITP: high-dose dexamethasone is a 4-day pulse, not a month of daily doses
+    c = case(gold={"advice": "大剂量地塞米松40mg/d×4天"})
+    month = run("doses", c, transcript({"advice": "地塞米松40mg，每日1次口服，连续服用1个月后复诊再定"}))
+    assert month.value == 0.25 and "疗程" in month.reasons[0]
+    assert run("doses", c, transcript({"advice": "已完成地塞米松40mg/日×4天疗程，出院暂不需口服激素"})).value == 1.0

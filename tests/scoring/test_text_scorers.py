@@ -158,3 +158,11 @@ def test_same_medicine_grain_but_not_siblings():
     assert matching.same_medicine("阿奇霉素干混悬剂", "阿奇霉素")
     assert matching.same_medicine("布地奈德福莫特罗", "糖皮质激素")  # a combination holds an inhaled steroid
     assert not matching.same_medicine("厄贝沙坦", "沙库巴曲缬沙坦")  # two ARBs are two medicines
+
+
+def test_keypoints_adherence_point_with_leave_to_stop_is_charged():
+    points = ["降压药|按时服药|坚持服药", "监测血压|血压"]
+    kept = _kp("降压药：氨氯地平5mg每日一次，按时服用，不要自行停药。每日监测血压。", points)
+    stopped = _kp("降压药：氨氯地平5mg每日一次，血压降到正常后可以自行停用。每日监测血压。", points)
+    assert kept.value == 1.0
+    assert stopped.value <= 0.25 and "相反" in " ".join(stopped.reasons)

@@ -17,6 +17,8 @@ from medsim.text.keyfacts import states_fact
     ("生后第3日出现黄疸，大便渐呈陶土色", "大便陶土色"),
     ("入院情况：6个月男婴", "男婴6月龄"),  # an age in months or in years
     ("4小时前突然胸背部像撕裂一样剧痛入院", "突发胸背部撕裂样疼痛4小时"),
+    ("CXR：左侧大片致密影，纵隔右移", "胸片左侧大片致密影、纵隔右移"),  # chest X-ray abbreviated
+    ("24h UTP 6.8g，ALB 22g/L", "24小时尿蛋白6.8g"),  # urine total protein abbreviated
 ])
 def test_a_key_fact_in_other_words_is_stated(text, fact):
     assert states_fact(text, fact)
@@ -26,6 +28,7 @@ def test_a_key_fact_in_other_words_is_stated(text, fact):
     ("下肢静脉超声见血栓形成", "下肢静脉无血栓"),  # the absence not said
     ("尿蛋白阴性，PLT 96×10^9/L", "24小时尿蛋白3.2g"),  # negated, and no number
     ("24小时尿蛋白2.3g", "24小时尿蛋白3.2g"),  # another number
+    ("24h UTP 2.3g", "24小时尿蛋白3.2g"),  # abbreviated, with another number
     ("1型糖尿病8年", "2型糖尿病8年"),  # another concept
     ("T2DM 3年", "2型糖尿病8年"),
     ("胸片示左侧胸腔大片浓密阴影", "胸片左侧大片浓密阴影、纵隔右移"),  # half told
