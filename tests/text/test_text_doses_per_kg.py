@@ -41,3 +41,13 @@ def test_per_kg_is_compared_with_per_kg_without_the_weight():
     iron = ["元素铁每日3–6mg/kg，分2–3次口服"]  # iron-deficiency anaemia in a toddler
     assert len(dose_conflicts("元素铁每日15mg/kg，分3次口服", iron)) == 1
     assert dose_conflicts("口服铁剂每日4mg/kg", iron) == []
+
+
+def test_a_drug_and_its_dose_written_apart_are_two_parts_of_the_item():
+    from medsim.text.match import match_sets, split_compound
+
+    assert split_compound("IVIG 2g/kg") == ["IVIG", "2g/kg"]
+    assert split_compound("ASA 30～50mg/kg/d→3～5mg/kg/d") == ["ASA", "30～50mg/kg/d", "3～5mg/kg/d"]
+    gold = ["丙种球蛋白|IVIG", "2g/kg|30g", "阿司匹林"]
+    pairs, _, missed = match_sets(["IVIG 2g/kg", "阿司匹林"], gold)
+    assert missed == [] and len(pairs) == 3
