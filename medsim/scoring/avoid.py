@@ -11,6 +11,11 @@ list answer are judged one by one, so a prohibition in one item does not reach t
 without an ``avoid`` list are not scored by it. An element's ``not`` qualifiers, written straight
 after a name, make it another product (阿莫西林 unsafe, 阿莫西林克拉维酸钾 not).
 
+With ``tests: true`` (an order of tests) an invasive or provocative test the case does not call for
+(medsim.text.test_risks: 腰穿 before thrombolysis, ERCP without cholangitis, 运动平板 in a dissection)
+is unsafe too, and so is a CT for a child or a pregnant woman whose case orders none: the case calls
+for a test when its gold, its reference answer or its record's own results name it.
+
 Drugs a label forbids below the patient's age (medsim.text.age_limits: 洛哌丁胺 under 2, 喹诺酮类
 under 18) are unsafe whether or not the case lists them — unless the case's own gold or reference
 answer names that drug (its author chose it, or says to avoid it already).
@@ -32,7 +37,9 @@ from medsim.text.match import (
     find_point,
     normalize,
     prohibition_cues,
+    ruled_out,
 )
+from medsim.text.test_risks import names_ct, pregnant, radiation_sensitive, risky_test_in
 
 NAME = "avoid"
 
@@ -223,11 +230,39 @@ def age_elements(case: object) -> dict[str, str]:
             if not any(normalize(alt) in own for alt in alternatives(lim.names))}
 
 
-@scorer(NAME, config=())
+def _called_for(case: object) -> str:
+    """What the case calls for, normalized: its gold (the tests, and a treatment that needs one: PCI
+    needs 冠脉造影), its reference answer, and the results its record holds."""
+    named = [_case_texts(case)]
+    for t in getattr(case, "tests", None) or []:
+        named += [t.name, *t.aliases]
+    return normalize(" ".join(named))
+
+
+def risky_orders(items: list[str], case: object) -> list[str]:
+    """The ordered tests that can harm this patient and the case does not call for (each with why)."""
+    called = _called_for(case)
+    demo = getattr(case, "demographics", None)
+    texts = [str(getattr(case, f, None) or "") for f in ("diagnosis", "chief_complaint", "hpi")]
+    radiation = radiation_sensitive(demo.age_years if demo else None, pregnant(*texts))
+    out: dict[str, str] = {}
+    for item in items:
+        test = risky_test_in(item)
+        if test is not None and test.names not in out:
+            alts = alternatives(test.names)
+            if not any(normalize(a) in called for a in alts) and any(_item_names(item, a) for a in alts):
+                out[test.names] = f"{alts[0]}（{test.why}）"
+        if radiation and "CT" not in out and names_ct(item) and not names_ct(called) and not ruled_out(item):
+            out["CT"] = f"CT（{radiation}）"
+    return list(out.values())
+
+
+@scorer(NAME, config=("tests",))
 def score_avoid(inp: ScoreInput) -> Score:
     by_age = age_elements(inp.case)
     els = elements(applicable(inp.case.avoid, inp.scenario.id)) + elements(list(by_age))
-    if not els:
+    risky = risky_orders([t for t, item in _texts(inp) if item], inp.case) if inp.config.get("tests") else []
+    if not els and not risky:
         return Score(NAME, None, ["本例未列出禁忌处置"], {"skipped": "case has no avoid list"})
     said = []
     for text, is_item in _texts(inp):
@@ -241,8 +276,8 @@ def score_avoid(inp: ScoreInput) -> Score:
                 hit = any(_recommends(text, alt) for alt in alternatives(e.text))
             if hit:
                 said.append(e.text)
-    if said:
+    if said or risky:
         return Score(NAME, 0.0, ["推荐了对本例不安全的处置：" + "；".join(
-            s.split("|")[0] + (f"（{by_age[s]}）" if s in by_age else "") for s in said)],
-                     {"said": said})
+            [s.split("|")[0] + (f"（{by_age[s]}）" if s in by_age else "") for s in said] + risky)],
+                     {"said": said + risky})
     return Score(NAME, 1.0, ["未推荐禁忌处置"], {"said": []})

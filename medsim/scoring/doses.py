@@ -72,7 +72,7 @@ def score_doses(inp: ScoreInput) -> Score:
         reference.append(inp.case.medications)
     answer = _answer_text(inp)
     said = [f"{d.drug} {d.text}（本例：{'、'.join(r.text for r in refs)}）"
-            for d, refs in (dose_conflicts(answer, reference) if reference else [])]
+            for d, refs in (dose_conflicts(answer, reference, _patient(inp.case)["weight_kg"]) if reference else [])]
     said += [s for s in ceiling_breaches(answer, inp.case, reference) if s.split(" ")[0] not in
              {c.split(" ")[0] for c in said}]
     # the right dose for the wrong length of time is a wrong order too

@@ -2,8 +2,10 @@
 (替格瑞洛, 90 mg, 2/日); 阿莫西林0.5–1g po q8h → (阿莫西林, 500–1000 mg, 3/日).
 
 Each dose belongs to the drug named last before it in the sentence, and a frequency to the dose
-it follows. Weight-based doses and rates (0.9mg/kg, 0.1U/kg/h) and counts of tablets (每次2片,
-whose strength is unknown) are not read: they cannot be compared without more than the text says.
+it follows. A weight-based dose (0.9mg/kg, 30～50mg/(kg·d)) is read per kg, or, when the patient's
+weight is given, as the mass it comes to (2g/kg for 15kg = 30g), so 400mg/kg每日×5天 and 2g/kg单次
+can be told apart. Rates (0.1U/kg/h, 3g/h) and counts of tablets (每次2片, whose strength is unknown)
+are not read: they cannot be compared without more than the text says.
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ _UNITS = {"iu": "IU", "u": "U", "单位": "U", "万u": "万U", "万单位": "万
 _DOSE = re.compile(
     r"(?P<lo>\d+(?:\.\d+)?)\s*(?:(?:[-–—~～至到]|或)\s*(?P<hi>\d+(?:\.\d+)?))?\s*"
     r"(?P<unit>mg|毫克|mcg|μg|ug|微克|g|克|万IU|万U|万单位|IU|U|单位|mL|ml|毫升)"
-    r"(?![A-Za-z]|\s*/\s*(?:kg|h|小时|min|分|m2|㎡))", re.I)
+    r"(?![A-Za-z]|\s*/\s*\(?\s*(?:kg|h|小时|min|分|m2|㎡))", re.I)
+# a dose per kg, per dose or per day (0.9mg/kg, 3～5mg/kg/d, 30～50mg/(kg·d)); a rate (0.1U/kg/h) is not one
+_PER_KG = re.compile(
+    r"(?P<lo>\d+(?:\.\d+)?)\s*(?:[-–—~～至到]\s*(?P<hi>\d+(?:\.\d+)?))?\s*(?P<unit>mg|毫克|mcg|μg|ug|微克|g|克)"
+    r"\s*/\s*\(?\s*kg(?P<day>\s*[·.*/]\s*(?:d|日|天)(?![a-z]))?(?!\s*[·.*/]\s*(?:h|小时|min|分))\s*\)?", re.I)
 _FREQ = re.compile(FREQ_PATTERN + r"|每日(?:两|二|三|四|一)次|每天(?:两|二|三|四|一)次|一天(?:两|二|三|四|一)次"
                    r"|[一二两三四1-4]次/[日天d]|/[日天d](?![a-z])", re.I)
 _SENTENCE = re.compile(r"[。；;！!？?\n]")
@@ -37,10 +43,12 @@ _LOADING = re.compile(r"负荷|首剂|首次|顿服|嚼服|立即|即刻|st(?:at
 _STRENGTH = re.compile(r"^\s*(?:/\s*(?:ml|毫升|片|粒|支|袋|瓶)|[:：])", re.I)
 _AFTER_LIMIT = re.compile(r"^\s*(?:以内|以下|以上)")
 # after a comma the dose still belongs to the drug only where the words go on about it
-_GOES_ON = re.compile(r"^\s*(?:\d|约|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|随后|之后|然后|后|"
+# a clause that steps the dose (热退后减为3～5mg/kg, 3天后加至…) still doses the drug before it
+_STEP = r"[^，,。；;、+＋]{0,14}?(?:减为|减至|减量为|减量至|加至|加量至|加量为)"
+_GOES_ON = re.compile(r"^\s*(?:" + _STEP + r"|\d|约|总量|总剂量|共|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|随后|之后|然后|后|"
                       r"改为|维持|继续|q\d|qd|bid|tid|qid|qn)", re.I)
-_LIST_BREAK = re.compile(r"[＋+、]|[，,](?!\s*(?:\d|约|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|"
-                         r"随后|之后|然后|后|其余|剩余|余量|改为|维持|继续|q\d|qd|bid|tid|qid|qn))", re.I)
+_LIST_BREAK = re.compile(r"[＋+、]|[，,](?!\s*(?:" + _STEP + r"|\d|约|总量|总剂量|共|每|一次|一日|一天|日|口服|po|iv|静|皮下|肌注|舌下|含服|嚼服|顿服|首剂|负荷|"
+                         r"随后|之后|然后|后|其余|剩余|余量|余(?=\s*\d)|改为|维持|继续|q\d|qd|bid|tid|qid|qn))", re.I)
 
 
 @dataclass(frozen=True)
@@ -81,8 +89,9 @@ def _per_day(raw: str) -> float | str | None:
     return per_day if per_day is not None else abbr
 
 
-def drug_doses(text: str) -> list[Dose]:
-    """Every dose written for a named drug, in order."""
+def drug_doses(text: str, weight_kg: float | None = None) -> list[Dose]:
+    """Every dose written for a named drug, in order; weight-based ones after the others of their
+    drug, in mg when ``weight_kg`` is known and in mg/kg otherwise."""
     pattern, canon = _drug_pattern()
     out: list[Dose] = []
     for sentence in _SENTENCE.split(text or ""):
@@ -132,6 +141,28 @@ def drug_doses(text: str) -> list[Dose]:
                 per_day = _per_day(fm.group(0)) if fm else (_per_day(lead_freq) if lead_freq else None)
                 out.append(Dose(drug, min(lo, hi), max(lo, hi), unit, None if daily else per_day,
                                 window[d.start():d.end() + (fm.end() if fm else 0)], loading, daily, single))
+            out += _per_kg_doses(drug, window, weight_kg)
+    return out
+
+
+def _per_kg_doses(drug: str, window: str, weight_kg: float | None) -> list[Dose]:
+    out = []
+    for d in _PER_KG.finditer(window):
+        scale = _MASS_MG[d.group("unit").lower()]
+        lo = float(d.group("lo")) * scale
+        hi = float(d.group("hi")) * scale if d.group("hi") else lo
+        before, after = window[max(0, d.start() - 8):d.start()], window[d.end():d.end() + 14]
+        if _LIMIT.search(before):
+            continue  # 最大1mg/kg: a ceiling
+        fm = _FREQ.search(after)
+        daily = bool(d.group("day")) or bool(re.search(r"(?:每日|每天|一日|日)(?:总量|剂量)?\s*$", before)) \
+            or bool(fm and fm.group(0).startswith("/"))
+        per_day = None if daily or fm is None else _per_day(fm.group(0))
+        single = bool(_SINGLE.search(before) or _SINGLE.match(after.lstrip(" ，,（(")))
+        loading = bool(_LOADING.search(before[-4:]))
+        unit = "mg" if weight_kg else "mg/kg"
+        k = weight_kg or 1.0
+        out.append(Dose(drug, lo * k, hi * k, unit, per_day, d.group(0), loading, daily, single))
     return out
 
 
@@ -165,11 +196,12 @@ def _agrees(a: Dose, b: Dose) -> bool | None:
     return True if compared else None
 
 
-def dose_conflicts(answer: str, reference: list[str]) -> list[tuple[Dose, list[Dose]]]:
+def dose_conflicts(answer: str, reference: list[str], weight_kg: float | None = None) -> list[tuple[Dose, list[Dose]]]:
     """Doses the answer writes for a drug the reference doses otherwise: for each, the reference's
-    doses of that drug. A drug the reference gives no dose for is not judged."""
-    ref = [d for text in reference for d in drug_doses(text)]
-    said = drug_doses(answer)
+    doses of that drug. A drug the reference gives no dose for is not judged. With the patient's
+    weight, a per-kg dose is compared with a written mass (0.9mg/kg for 70kg against 63mg)."""
+    ref = [d for text in reference for d in drug_doses(text, weight_kg)]
+    said = drug_doses(answer, weight_kg)
     out = []
     for d in said:
         same = [r for r in ref if r.drug == d.drug]
@@ -181,10 +213,12 @@ def dose_conflicts(answer: str, reference: list[str]) -> list[tuple[Dose, list[D
         if any(v is False for v in verdicts) and not any(v is True for v in verdicts):
             out.append((d, same))
     # a dose given in parts (阿替普酶6.3mg静推，其余56.7mg滴注) agrees when its parts add up
+    # — and so does one written as its total and then its parts (总量63mg（6.3mg静推，余56.7mg滴注）)
     for drug in {d.drug for d, _ in out}:
         parts = [d for d in said if d.drug == drug and d.unit == "mg" and not d.daily]
-        total = sum(p.low or 0 for p in parts)
+        wrong = [d for d, _ in out if d.drug == drug and d.unit == "mg" and not d.daily]
+        totals = {sum(p.low or 0 for p in parts)} | ({sum(p.low or 0 for p in wrong)} if len(wrong) > 1 else set())
         if len(parts) > 1 and any(r.drug == drug and r.unit == "mg" and r.low is not None
-                                  and r.low - 1e-6 <= total <= r.high + 1e-6 for r in ref):
+                                  and r.low - 1e-6 <= total <= r.high + 1e-6 for r in ref for total in totals):
             out = [(d, refs) for d, refs in out if d.drug != drug]
     return out

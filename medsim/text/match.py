@@ -814,7 +814,9 @@ def split_compound(item: str) -> list[str]:
     """A compound list item as its parts: 袖式切除+淋巴结清扫 → both; 尼卡地平降压，目标130–140 → both;
     NOAC抗凝（CHA2DS2-VASc 4分） → both."""
     # a bracket is a part too: NOAC抗凝（CHA2DS2-VASc 4分） names the score as well as the drug
-    parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、（）()]|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
+    # a drug and its dose apart (IVIG 2g/kg), and the steps of a regimen (30～50mg/kg/d→3～5mg/kg/d), are parts too
+    parts = [p.strip(" 。.") for p in re.split(r"[+＋;；，,、（）()→]|->|(?<=[A-Za-z\u4e00-\u9fff])\s+(?=\d)"
+                                              r"|以及|联合|并行|同时|及(?!时)|和(?!缓)", str(item))]
     return [p for p in parts if p and normalize(p)]
 
 

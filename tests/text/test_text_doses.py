@@ -21,7 +21,8 @@ def test_loading_dose_is_told_from_the_maintenance_dose():
 
 
 def test_what_is_not_a_dose_given():
-    assert drug_doses("阿替普酶0.9mg/kg，最大不超过90mg") == []  # weight-based, and a ceiling
+    # a ceiling is not a dose; the weight-based dose is read per kg (see test_text_doses_per_kg)
+    assert [(d.low, d.unit) for d in drug_doses("阿替普酶0.9mg/kg，最大不超过90mg")] == [(0.9, "mg/kg")]
     assert drug_doses("布洛芬混悬液100ml:2g，即每1ml含布洛芬20mg，一次4ml") == []  # strengths and a volume
     assert drug_doses("胰岛素0.1U/kg/h持续静脉泵入") == []
 
