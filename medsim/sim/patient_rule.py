@@ -79,7 +79,7 @@ _COURSE_OF_ILLNESS = re.compile(r"自服|自行\S?(服|用|吃|含|喷|购)|^(�
 _RELIEF_Q = re.compile(r"歇|休息|缓过来|缓一缓|缓解")
 _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤重")
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
-_OTHERS_Q = re.compile(r"别的|其他|其它")
+_OTHERS_Q = re.compile(r"别的|其他|其它|另一[只侧边条个]|别处|他处")
 # whether people around them have it too, and the record words that tell it (同餐者1人有类似腹泻, 班里有同学发热)
 _OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同学|同事|别的(孩子|小朋友|人)|其他(孩子|小朋友|人)|一起吃)"
                            r"\S{0,10}(也|有没有|有人|一样|类似)")
@@ -144,7 +144,7 @@ _DOCTOR_Q = re.compile(r"医生|大夫|医院|诊所|看过|咋说|怎么说|说
 
 # record clauses by what they tell
 _TRIGGER_C = re.compile(r"诱因|受凉|着凉|淋雨|饱餐|饮酒|搬|劳累|情绪|生气|激动|接触|打扫|运动|用力|外伤|摔|扭|"
-                        r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|幼儿园|班里|同事|"
+                        r"(吃|喝|进食|食用)\S{0,10}(后|以后|之后)|(后|时)(突发|突然|出现|起|开始)|(?<![天时周月年钟\d术])后[^\d，。；]{1,6}?(出现|开始)|幼儿园|班里|同事|"
                         r"家人.{0,4}(感冒|发热)|活动后")
 # (不敢翻身和深呼吸: what one dares not do is what makes it worse)
 _AGGRAVATE_C = re.compile(r"加重|加剧|更明显|时明显|后明显|时疼痛|时加|明显加|不敢(翻身|深呼吸|呼吸|动|咳嗽|活动|走|弯腰|吃)")
@@ -395,7 +395,7 @@ class RulePatient:
                 answered.setdefault(key, [])
                 answered[key] += [src for src in p.sources if p.content and src not in answered[key]]
         pieces = _qualified(_relevant(_merge(pieces, named, dict(self.hpi)), parsed, question), question)
-        pieces = self._others_denied(question, pieces)
+        pieces = self._others_denied(question, pieces, parsed.symptoms)
         pieces += self._drugs_not_taken(question)
         pieces = _without_unasked_stock(self._about_question(pieces, parsed, question), question)
         pieces = _without_complaint_beside_detail(pieces, parsed, question)
@@ -410,14 +410,16 @@ class RulePatient:
             pieces = self._clauses_about(question)
         return pieces, parsed, keys, repeated, answered
 
-    def _others_denied(self, question: str, pieces: list[_Piece]) -> list[_Piece]:
+    def _others_denied(self, question: str, pieces: list[_Piece], symptoms: list[str] = ()) -> list[_Piece]:
         """别的关节疼不疼 asked where the record says 无其他关节肿痛: that denial is the answer, not the complaint's
         own joint told as a yes."""
         if not _OTHERS_Q.search(question):
             return pieces
         for clause, _ in self.hpi:
-            if _DENIAL.match(clause) and _OTHERS_Q.search(clause) and \
-                    len(gist.shared(question, clause, ignore=gist.content_chars("其他其它别的"))) >= 2:
+            # (the finding heard is enough to tie them: 身上其他地方有没有疹子 to 无其他部位皮疹)
+            if _DENIAL.match(clause) and _OTHERS_Q.search(clause) and (
+                    len(gist.shared(question, clause, ignore=gist.content_chars("其他其它别的"))) >= 2
+                    or any(f.term in symptoms for f in textlink.findings(clause))):
                 denial = _Piece(self._say(clause), "hpi", (clause,), keys=("associated",))
                 return [denial] + [p for p in pieces if not (p.content and p.text.startswith("有"))]
         return pieces
@@ -813,7 +815,13 @@ class RulePatient:
                                                 for f in textlink.findings(c))), None) for term in named]
         asked = [c for c in dict.fromkeys(asked) if c]
         if asked:
-            return self._from("hpi", asked[:2])
+            # when a finding began is told with the clause's start (3天前换戴新表带后出现红斑、丘疹), not cut
+            # down to the listed finding asked (丘疹 alone says no when)
+            asked_terms, self.asked_terms = self.asked_terms, set()
+            try:
+                return self._from("hpi", asked[:2])
+            finally:
+                self.asked_terms = asked_terms
         with_main = [c for c in timed if self._tells_main(c)]
         with_finding = [c for c in timed if textlink.findings(c)]
         begun = [c for c in timed if re.search(r"出现|开始|起|发现|突发|突然|发作", c)]
@@ -1178,7 +1186,18 @@ class RulePatient:
             return pieces
         if doctor and not seen:
             return self._default("还没去别的地方看过，直接来的这儿")
+        denied = bool(meds) and bool(_DENIAL.match(meds.strip()))
+        regular = self._medications() if (meds and not denied) or (not meds and self._treated_before()) else []
+        if any(p.content and not p.default for p in regular):
+            # a regimen the record holds (外用膏药, 抗结核治疗1月余) is what they took: never 没吃什么药
+            return self._default("没另外吃别的药") + regular
         return self._default("来之前没吃什么药，也没去别的地方看过")
+
+    def _treated_before(self) -> bool:
+        """Whether the past history tells a treatment going on (因结核病行抗结核治疗1月余), the regimen the
+        medicines question must not deny when the medications section is empty."""
+        return any(re.search(r"服|药|胰岛素|治疗", c) and not _DENIAL.match(c)
+                   for c in textlink.clauses(self.policy.text("past_history") or ""))
 
     def _earlier_episode(self, *, background: bool = False) -> set[str]:
         """The hpi clauses telling an episode years before this one (1年前…有过1次类似发作，约1周自行缓解，未就诊):
@@ -1299,8 +1318,8 @@ class RulePatient:
             if not self.policy.allowed(field):
                 continue
             for clause in textlink.clauses(self.policy.text(field)):
-                if lay.is_jargon(clause):
-                    continue
+                if lay.is_jargon(clause) or (_DENIAL.match(clause) and _OTHERS_Q.search(clause)):
+                    continue  # 无其他部位皮疹 denies it elsewhere, not where it is (asked elsewhere: _others_denied)
                 found = textlink.findings(clause)
                 hits = [f for f in found if f.term == symptom and not f.family]
                 if not hits:
@@ -1409,9 +1428,12 @@ class RulePatient:
         if terms & self.cc_terms and set(classify(segment).topics) & {"treatment", "tests", "medications", "site"}:
             terms -= self.cc_terms
         scored: list[tuple[int, str]] = []
+        elsewhere = bool(_OTHERS_Q.search(segment))
         for clause, cgrams in self._grams.items():
             if self._fields.get(clause) == "chief_complaint" and not close_cc:
                 continue  # the complaint is in the opening; a yes/no about its symptom is answered from the hpi
+            if not elsewhere and _DENIAL.match(clause) and _OTHERS_Q.search(clause):
+                continue  # 无其他部位皮疹 answers 别处有没有, never 有没有起疹子
             shared = len(grams & cgrams) if len(grams) >= 2 else 0
             close = shared >= 2 and (shared >= 0.5 * len(grams) or shared >= 0.6 * len(cgrams)
                                      or (shared >= 0.25 * len(grams) and shared >= 0.25 * len(cgrams)))
@@ -1538,6 +1560,9 @@ class RulePatient:
                    if re.search(r"接触|密切|同住|身边|周围", c)]
         if clauses:
             return self._from("personal_history", clauses, 2)
+        told = [c for c, _ in self.hpi if _CONTACT_C.search(c) and not _DENIAL.match(c)]
+        if told:
+            return self._from("hpi", told, 2)
         names = "、".join(_asked_name(c, question) for c in conditions) or "这种病"
         return [_Piece(f"没听说身边有人得过{names}", default=True, keys=("past_history",))]
 
@@ -1959,8 +1984,9 @@ class RulePatient:
             weight = self.case.vitals.weight_kg if self.case.vitals else None
             if not weighed and weight:
                 # one's own weight is known, roughly (the record's weighing says what it is); the height is not recorded
-                kg = round(weight)
-                return [_Piece(f"体重大概{kg}公斤，身高没仔细量过", "vitals", (f"体重 {weight}kg",), keys=("vitals:body",))]
+                # (asked in 斤, as most people weigh themselves, it is told in 斤: 15kg → 30斤)
+                said = f"{round(weight * 2)}斤" if "斤" in question and "公斤" not in question else f"{round(weight)}公斤"
+                return [_Piece(f"体重大概{said}，身高没仔细量过", "vitals", (f"体重 {weight}kg",), keys=("vitals:body",))]
             return self._from("hpi", weighed, 1) or [_Piece("身高体重具体多少我记不太准了，您给我量量吧", content=False)]
         else:
             want = re.compile("|".join((bp, sugar, temp)), re.IGNORECASE)
@@ -1991,7 +2017,10 @@ _SMOKING_Q = re.compile(r"抽|吸烟|烟瘾|几根|几支|几包|戒烟|烟酒|�
 _HOUSEHOLD_Q = re.compile(r"烧柴|柴火|煤炉|烧煤|生炉子|养(不养)?\S{0,2}(鸽|鸟|猫|狗|宠物|鸡|鸭)|宠物|装修")
 # a question naming several items (A、B或者C)
 _SEVERAL_Q = re.compile(r"、|或者|还是|以及|和")
-_CONTACT_Q = re.compile(r"身边|周围|接触过|同事|邻居|一起住")
+_CONTACT_Q = re.compile(r"身边|周围|接触过|同事|邻居|一起住|同学|室友|(幼儿园|学校|班上|班里)[^，。？]*(别的|其他|其它)?"
+                        r"(孩子|小朋友|同学|人)")
+# the story's clause on others ill with it (所在幼儿园班里近1周有2名小朋友患“手足口病”)
+_CONTACT_C = re.compile(r"(幼儿园|学校|班里|班上|同学|小朋友|同事|室友|邻居|身边|周围|家中|家里)[^，。；]*(患|得|有|发热|类似)")
 
 _RELATIVE = re.compile(r"父|母|爸|妈|兄|弟|姐|妹|哥|家族|家里|家人|亲属|子女|儿子|女儿|爷|奶|外公|外婆|祖|姑|舅|叔|伯|姨|"
                        r"爱人|配偶|丈夫|妻子|老伴")

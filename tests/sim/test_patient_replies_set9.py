@@ -1,0 +1,65 @@
+"""Reply classes a physician faulted on reply check set 9 (tests/sim/data/reply_check9_verdicts_before.jsonl),
+by mechanism: a recorded regimen denied as 没吃什么药, others with the illness not told, a finding denied
+elsewhere told as a yes, a trigger written as 换戴…后出现 missed, a listed finding's onset cut to the finding,
+chart words for a rash, and a weight asked in 斤 told in 公斤."""
+
+from __future__ import annotations
+
+from medsim.scenario.registry import get_scenario
+from medsim.sim.patient_rule import RulePatient
+
+
+def ask(scenario: str, case_id: str, question: str) -> str:
+    loaded = get_scenario(scenario)
+    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
+    p.opening_sync()
+    return p.reply_sync(question).text
+
+
+def test_a_recorded_regimen_is_never_denied():
+    # con-022: 用药史 外用“膏药”; inp-10: 抗结核治疗1月余（含利福平）
+    for scenario, case, question, drug in [
+        ("consultation", "con-022", "贴过膏药、吃过止疼药没有？管用不？", "膏药"),
+        ("diagnosis", "inp-10", "最近吃过啥药、中药、保健品没有？", "利福平"),
+        ("diagnosis", "inp-10", "在这之前看过医生吗，查过肝功能、B超没有？用了啥药，管用不？", "利福平"),
+    ]:
+        reply = ask(scenario, case, question)
+        assert drug in reply and "没吃什么药" not in reply, (case, reply)
+
+
+def test_a_record_without_medicines_still_says_none():
+    # tri-034: 用药史 未用药
+    reply = ask("triage", "tri-034", "自己抹过啥药膏没有？抹了管用不？")
+    assert "没吃什么药" in reply or "没用过" in reply
+
+
+def test_others_with_the_illness_are_told_from_the_story():
+    # con-028: 所在幼儿园班里近1周有2名小朋友患“手足口病”
+    reply = ask("consultation", "con-028", "上幼儿园没有？班上有没有别的孩子得手足口病？")
+    assert "2" in reply and "手足口" in reply and "没查过" not in reply
+
+
+def test_a_finding_denied_elsewhere_is_not_told_as_a_yes():
+    # tri-034: 左手腕出现红斑、丘疹 … 无其他部位皮疹
+    for question in ("另一只手、脖子、腰上这些地方，也有没有类似的疹子？", "身上其他地方有没有疹子"):
+        reply = ask("triage", "tri-034", question)
+        assert reply.startswith("没有") and "有，" not in reply, reply
+    assert ask("triage", "tri-034", "有没有起疹子？").startswith("有")
+
+
+def test_a_trigger_before_the_onset_is_told():
+    # 3天前换戴新金属表带后左手腕出现红斑、丘疹: the new strap is what it followed, not 没什么原因
+    for question in ("当时在干啥？", "有什么诱因吗？", "疹子是三天前啥时候起的，当时在干啥？"):
+        reply = ask("triage", "tri-034", question)
+        assert "表带" in reply and "没干什么" not in reply and "没什么" not in reply, (question, reply)
+
+
+def test_rash_chart_words_are_said_plainly_to_a_low_literacy_patient():
+    reply = ask("triage", "tri-034", "疹子是三天前啥时候起的？")
+    assert "丘疹" not in reply and "红斑" not in reply and "3天前" in reply
+
+
+def test_weight_asked_in_jin_is_told_in_jin():
+    # con-028 vitals weight_kg 15: a mother says 30斤 when asked 多少斤
+    assert "30斤" in ask("consultation", "con-028", "现在体重多少斤？")
+    assert "15公斤" in ask("consultation", "con-028", "孩子多重？")
