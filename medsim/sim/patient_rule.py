@@ -67,6 +67,10 @@ _RANGE = re.compile(r"\d+(?:\.\d+)?\s*[–—～~\-]\s*\d+(?:\.\d+)?\s*[天周�
 # how bad something other than the pain is (肿得厉害吗, 掉得厉害不厉害, 咳得厉害): the thing before 得
 _OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
 _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
+# treatments without a medicine a doctor asks about by name
+_NONDRUG_Q = re.compile(r"理疗|针灸|推拿|按摩|封闭针?|拔罐|艾灸|刮痧|牵引|热敷|康复训练|小针刀")
+_ORDER_Q = re.compile(r"先.{1,12}还是(先|后)|哪个先|谁先")  # which came first
+_A_NOT_A_Q = re.compile(r"(\w)不\1|(\w)没\2")  # 呛不呛, 吐没吐
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
 _TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
 _TIME_OF_DAY_C = re.compile(r"夜间|夜里|晨起|清晨|早晨|白天|日间|午后|傍晚|晚上|入睡")
@@ -347,6 +351,12 @@ class RulePatient:
         before, and what each key drew out."""
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         parsed = self._symptoms_under_an_aspect(parsed, question)
+        if "allergies" in parsed.topics and len(parsed.topics) > 1 and "抗过敏" in question \
+                and "过敏" not in question.replace("抗过敏", ""):
+            # 吃没吃过抗过敏的药: a medicine asked about, not the allergy history
+            parsed = replace(parsed, topics=[t for t in parsed.topics if t != "allergies"])
+        if not parsed.topics and _ORDER_Q.search(question):
+            parsed = replace(parsed, topics=["onset"])  # 疹子是先出在嘴里还是先出在手脚上: when each began
         whole = set(parsed.topics)
         parsed = _with_part_topics(parsed, question)
         self.asked_terms = _asked_terms(question) | set(parsed.symptoms)
@@ -419,7 +429,8 @@ class RulePatient:
             # (the finding heard is enough to tie them: 身上其他地方有没有疹子 to 无其他部位皮疹)
             if _DENIAL.match(clause) and _OTHERS_Q.search(clause) and (
                     len(gist.shared(question, clause, ignore=gist.content_chars("其他其它别的"))) >= 2
-                    or any(f.term in symptoms for f in textlink.findings(clause))):
+                    or any(f.term in symptoms for f in textlink.findings(clause))
+                    or re.search(r"扩|蔓延|长到|发展到|传到|波及", question)):
                 denial = _Piece(self._say(clause), "hpi", (clause,), keys=("associated",))
                 return [denial] + [p for p in pieces if not (p.content and p.text.startswith("有"))]
         return pieces
@@ -428,8 +439,10 @@ class RulePatient:
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
         厉害 or 是啥, but it asks whether other symptoms are there — answered as those symptoms, not with the
         aspect's stock line (也没发现怎么着会更厉害)."""
-        if not parsed.topics or "associated" in parsed.topics or not set(parsed.topics) <= _ASPECTS \
-                or not _YES_NO_Q.search(question):
+        # (吃东西、喝水的时候呛不呛, heard as the appetite by its 吃: the finding it names is asked too)
+        general = "general" in parsed.topics
+        if not parsed.topics or "associated" in parsed.topics or not set(parsed.topics) <= _ASPECTS | {"general"} \
+                or not (_YES_NO_Q.search(question) or _A_NOT_A_Q.search(question)):
             return parsed
         from medsim.sim.topics import named_items
 
@@ -437,6 +450,8 @@ class RulePatient:
                     and not (self._main_term() and t in self._main_term())]
         if not symptoms:
             return parsed
+        if general:
+            return replace(parsed, topics=[*parsed.topics, "associated"], symptoms=symptoms)
         return replace(parsed, topics=["associated"], symptoms=symptoms)
 
     def _about_question(self, pieces: list[_Piece], parsed, question: str) -> list[_Piece]:
@@ -813,6 +828,13 @@ class RulePatient:
         asked = [next((c for c in timed if any((f.term == term or term == "疼痛" and _PAIN.search(f.term))
                                                 and f.polarity == "present" and not f.family
                                                 for f in textlink.findings(c))), None) for term in named]
+        if _ORDER_Q.search(question) and len(named) > len([c for c in asked if c]):
+            # 先发烧还是先起的疹子: each named finding's clause, timed or not (今晨发现…出现红色小疱疹), so the
+            # order can be told; the first clause naming it, by term or by its stem (疹 for 皮疹)
+            asked = [c or next((x for x, _ in self.hpi if not _DENIAL.match(x) and (
+                any(f.term == term and f.polarity != "absent" for f in textlink.findings(x))
+                or (term in _STEMS and re.search(_STEMS[term], x)))), None)
+                for c, term in zip(asked, named, strict=False)]
         asked = [c for c in dict.fromkeys(asked) if c]
         if asked:
             # when a finding began is told with the clause's start (3天前换戴新表带后出现红斑、丘疹), not cut
@@ -988,17 +1010,24 @@ class RulePatient:
         return [_Piece("说不太上来是什么样的，就是难受", content=False)]
 
     def _severity(self, question: str) -> list[_Piece]:
-        if _OTHER_DEGREE_Q.search(question) and not _PAIN_DEGREE_Q.search(question):
+        degree = _OTHER_DEGREE_Q.search(question)
+        if degree and not _PAIN_DEGREE_Q.search(question):
             # 肿得厉害吗 / 头发掉得厉害不厉害: how bad another finding is, told by that finding's clause or
-            # the other topics, never the pain score
-            return []
+            # the other topics, never the pain score; a finding said only by its verb (咳得厉害不厉害) is told
+            # from the story's clause on it, so the question is not met with 没听明白
+            verb = degree.group(0)[0]
+            named = _DEGREE_VERBS.get(verb) or next((sym for sym, stem in _STEMS.items() if re.fullmatch(stem, verb)), None)
+            if not named:
+                return []
+            told = [c for c, _ in self.hpi if re.search(_STEMS[named], c) and not _DENIAL.match(c)]
+            return self._from("hpi", told, 2) or [self._symptom(named)]
         pieces: list[_Piece] = []
         vitals = self.case.vitals
         score = vitals.pain_score if vitals else None
         if _PAIN.search(question) and not self.pain and score is None:
             return self._default(self._no_pain())
         clauses = self._hpi_with(re.compile(r"剧烈|剧痛|难以忍受|不能忍受|无法忍受|轻度|轻微|较重|疼得|不能平卧|影响睡眠|"
-                                            r"夜间.{0,2}醒|不能行走|无法|可忍受|能忍受|尚能"), denials=False)
+                                            r"夜间.{0,2}醒|[痛疼]醒|夜间(明显|加重|为重)|不能行走|无法|可忍受|能忍受|尚能"), denials=False)
         pieces += self._from("hpi", clauses, 2)
         if score is not None:
             # the patient's own rating, written with the vitals: a patient tells it when asked
@@ -1136,6 +1165,17 @@ class RulePatient:
         return pieces
 
     def _treatment(self, question: str) -> list[_Piece]:
+        therapies = list(dict.fromkeys(_NONDRUG_Q.findall(question)))
+        if therapies:
+            # 做过理疗、针灸、推拿没有: treatments without a medicine, told from the record, else not had —
+            # never answered with the medicines (外用膏药) when no medicine was asked
+            done = [c for f in ("hpi", "medications", "past_history") for c in self._clauses(f)
+                    if any(t in c for t in therapies) and not _DENIAL.match(c)]
+            said = self._from(self._fields.get(done[0], "hpi"), done, 2) if done else \
+                self._default(f"没做过{'、'.join(therapies)}")
+            if not re.search(r"药|吃|打针|输液", question):
+                return said
+            return said + [p for p in self._treatment(_NONDRUG_Q.sub("", question)) if p.content or p.default]
         if _OXYGEN_Q.search(question):
             told = [c for f in ("hpi", "medications", "past_history", "personal_history") for c in self._clauses(f)
                     if "氧" in c]
@@ -1271,7 +1311,7 @@ class RulePatient:
                 pieces += [replace(p, keys=("general:drinks",)) for p in self._default(
                     ("平时孩子" if self.subject != "我" else "平时") + "不怎么喝" + "、".join(named))]
             elif normal:  # no stock answer where the record is the only source (运动多吗)
-                pieces += self._default(normal if self.subject == "我" else normal.replace("平时", "平时孩子", 1))
+                pieces += self._default(normal if self.subject == "我" else normal.replace("平时", f"平时{self.subject}", 1))
         return pieces
 
     def _colour(self, question: str) -> list[_Piece]:
@@ -1314,6 +1354,7 @@ class RulePatient:
         said = lay.clause_to_lay(symptom)
         lay_name = vocab.SYMPTOMS.get(symptom, (None, ()))[0] or (said if said and not re.search(r"[多少]$", said)
                                                                  else symptom)
+        kinds = {symptom, *vocab.SYMPTOM_UMBRELLAS.get(symptom, ())}
         for field in ("hpi", "chief_complaint"):
             if not self.policy.allowed(field):
                 continue
@@ -1321,7 +1362,7 @@ class RulePatient:
                 if lay.is_jargon(clause) or (_DENIAL.match(clause) and _OTHERS_Q.search(clause)):
                     continue  # 无其他部位皮疹 denies it elsewhere, not where it is (asked elsewhere: _others_denied)
                 found = textlink.findings(clause)
-                hits = [f for f in found if f.term == symptom and not f.family]
+                hits = [f for f in found if f.term in kinds and not f.family]
                 if not hits:
                     continue
                 polarity = hits[0].polarity
@@ -1415,7 +1456,8 @@ class RulePatient:
     def _segment_hits(self, segment: str) -> list[tuple[str, bool]]:
         grams = textlink.bigrams(_ASK_NOISE.sub("|", segment))
         # a finding named only as when (尿血的时候…) picks no clause
-        terms = {t for t, _, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 9])} - {"疼痛"}
+        terms = {t for t, s, e in textlink.find_terms(segment) if not _WHEN.match(segment[e:e + 9])
+                 and segment[max(s - 1, 0):s] != "抗"} - {"疼痛"}  # 抗过敏的药 names a medicine, not an allergy
         # a body site beside the finding asked (肚子被撞过 asks 外伤) is where, not what: it picks no
         # clause of its own (腹部发硬不放松)
         sites = {t for t in terms if body_parts().fullmatch(t)}
@@ -1494,8 +1536,9 @@ class RulePatient:
             return self._contacts(question, conditions)
         from medsim.sim.topics import _condition_canon
 
+        # (对啥药过敏 beside a history question is the allergy question's, answered there, not 没有过敏 here)
         named = [t for t, _, _ in textlink.find_terms(question) if t in _condition_canon() and t not in conditions
-                 and not any(t in _covers(c) for c in conditions)]
+                 and not any(t in _covers(c) for c in conditions) and t not in ("过敏", "过敏反应", "药物过敏")]
         conditions = list(dict.fromkeys([*conditions, *named]))
         conditions = [c for c in conditions if not re.search(rf"(?:{'|'.join(map(re.escape, _names_of(c)))})疫苗", question)]
         pieces: list[_Piece] = [self._condition("past_history", c, question) for c in conditions
@@ -2113,6 +2156,8 @@ def _join_denials(texts: list[str]) -> list[str]:
 
 
 # the written core of common symptoms, for clauses the text layer reads as another term
+# a finding said by its verb alone before 得 (肿得厉害吗, 喘得厉害不厉害), where _STEMS has no one-character stem
+_DEGREE_VERBS = {"肿": "水肿", "喘": "呼吸困难", "痒": "瘙痒", "晕": "头晕", "胀": "腹胀", "拉": "腹泻", "烧": "发热"}
 _STEMS = {
     "咳痰": r"痰", "发热": r"发热|发烧|高热|低热|\d+(\.\d+)?\s*℃", "呕吐": r"呕吐|吐(?!血|痰|字)", "腹泻": r"腹泻|稀便|水样便|拉肚子|稀水",
     "咳嗽": r"咳(?!血)", "头痛": r"头(痛|疼)", "胸闷": r"胸闷|憋闷", "皮疹": r"疹", "水肿": r"水肿|浮肿", "流涕": r"涕",
@@ -2263,8 +2308,9 @@ def _asked_parts(clauses: list[str], asked: set[str]) -> list[str]:
         drop_detail = parts[-1] not in kept  # 7～8口/天 tells of 痰中带血丝, the last part
         if kept[0] != parts[0]:
             # what opens the list (出现, 半天前开始出现) holds for every part
-            first = textlink.find_terms(parts[0])
-            kept[0] = (parts[0][:first[0][1]] if first else "") + kept[0]
+            # (a finding the term list lacks, 红斑, still ends the lead: 3天前…后左手腕出现)
+            starts = [t[1] for t in textlink.find_terms(parts[0])] + [f.start for f in textlink.findings(parts[0])]
+            kept[0] = (parts[0][:min(starts)] if starts else "") + kept[0]
         out.append("、".join(kept))
     return out or clauses
 

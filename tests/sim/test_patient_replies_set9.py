@@ -63,3 +63,52 @@ def test_weight_asked_in_jin_is_told_in_jin():
     # con-028 vitals weight_kg 15: a mother says 30斤 when asked 多少斤
     assert "30斤" in ask("consultation", "con-028", "现在体重多少斤？")
     assert "15公斤" in ask("consultation", "con-028", "孩子多重？")
+
+
+def test_treatments_without_a_medicine_are_answered_as_such():
+    # con-022 records only 外用“膏药”: 理疗、针灸 were not had, and no medicine list answers them
+    reply = ask("consultation", "con-022", "做过理疗、针灸、推拿，或者打过封闭针没有？")
+    assert reply.startswith("没做过") and "理疗" in reply and "膏药" not in reply
+    assert "贴膏药" in ask("consultation", "con-022", "贴过膏药、吃过止疼药没有？管用不？")
+
+
+def test_choking_and_falls_asked_plainly_are_answered():
+    # tri-009: a record silent on choking and falls; asked with 呛不呛 / 跌过跤 they are denied, not
+    # answered with the appetite or the cough
+    reply = ask("triage", "tri-009", "吃东西、喝水的时候呛不呛？")
+    assert "不呛" in reply
+    reply = ask("triage", "tri-009", "最近跌过跤没有，头有没有磕着？")
+    assert "咳嗽" not in reply and reply.startswith("没")
+
+
+def test_how_bad_a_finding_said_by_its_verb_is():
+    # 咳得厉害不厉害: the cough's clause, not 没听明白; 肿得厉害吗 with no swelling recorded: denied
+    reply = ask("triage", "tri-009", "咳得厉害不厉害？")
+    assert "咳" in reply and "没太听明白" not in reply
+    assert "肿" in ask("triage", "tri-009", "肿得厉害吗？") and "没太听明白" not in ask("triage", "tri-009", "肿得厉害吗？")
+
+
+def test_night_pain_is_told_from_the_story():
+    # con-022: 夜间明显，压到右肩会痛醒
+    reply = ask("consultation", "con-022", "晚上疼不疼，会不会疼醒？能不能压着右边睡？")
+    assert "痛醒" in reply or "疼醒" in reply
+    assert "几分我也说不上来" not in reply
+
+
+def test_an_adult_told_by_a_relative_is_not_called_the_child():
+    assert "孩子" not in ask("triage", "tri-009", "睡得好不好？")
+    assert "孩子" in ask("consultation", "con-028", "睡得好不好？")
+
+
+def test_which_came_first_is_answered_for_each():
+    # con-028: 1天前出现发热 … 今晨发现手心、脚心及臀部出现红色小疱疹
+    reply = ask("consultation", "con-028", "先发烧还是先起的疹子？")
+    assert "发烧" in reply and "疱疹" in reply
+    assert "没太听明白" not in ask("consultation", "con-028", "疹子是先出在嘴里还是先出在手脚上？")
+
+
+def test_an_allergy_word_inside_another_question_is_not_answered_twice():
+    reply = ask("diagnosis", "inp-02", "做过手术没有？对啥药过敏不？")
+    assert reply.count("过敏") == 1
+    # 抗过敏的药 is a medicine asked about, not the allergy history
+    assert "过敏" not in ask("triage", "tri-034", "吃没吃过抗过敏的药，比如氯雷他定、西替利嗪？")
