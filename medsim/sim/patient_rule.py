@@ -157,7 +157,7 @@ _RELIEF_C = re.compile(r"缓解|减轻|好转|改善|休息后|可自行|消失|
 _COURSE_C = re.compile(r"加重|好转|逐渐|渐感|渐(?=扩|增|加|出现|明显)|进行性|反复|持续(不缓解|加重|存在|至今|不退)|不缓解|未缓解|无缓解|频繁|发作|间断|次/|"
                        r"变化|再次|又")
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
-_TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
+_TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|(?<!舒|衣|制)服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
@@ -1019,7 +1019,8 @@ class RulePatient:
             named = _DEGREE_VERBS.get(verb) or next((sym for sym, stem in _STEMS.items() if re.fullmatch(stem, verb)), None)
             if not named:
                 return []
-            told = [c for c, _ in self.hpi if re.search(_STEMS[named], c) and not _DENIAL.match(c)]
+            stem = _STEMS.get(named, verb)
+            told = [c for c, _ in self.hpi if re.search(stem, c) and not _DENIAL.match(c)]
             return self._from("hpi", told, 2) or [self._symptom(named)]
         pieces: list[_Piece] = []
         vitals = self.case.vitals
@@ -1394,6 +1395,12 @@ class RulePatient:
                             and not _RELATIVE.search(clause) and not local_warmth_at(clause, hit.start()):
                         unit = self.units.get(clause, (clause,))
                         return _Piece(f"有，{self._say_unit(unit)}", field, unit)
+        if self.policy.allowed("past_history"):
+            # 摔倒过没有 with the history's 否认近期感冒及头部外伤: that statement answers, never 没太注意
+            for clause in self._clauses("past_history"):
+                hits = [f for f in textlink.findings(clause) if f.term in kinds and not f.family]
+                if hits and hits[0].polarity == "absent":
+                    return _Piece(self._say(clause), "past_history", (clause,))
         if symptom in self.present_anywhere:
             return _Piece(f"{lay_name}这个我没太注意", content=False)
         if symptom in _NORMAL_FUNCTIONS:

@@ -46,6 +46,14 @@ _SCOPE_BREAK = re.compile(
     r"就是|就|只是|只有|光是|才|又|还|然后|后来|之后|以后|以前|之前|时候|时|现在|今天|昨天|前天|晚上|白天|早上|"
     r"中午|下午|上午|夜里|夜间|偶尔|经常|有时|总是|老是|一直|但|可是|不过|而且|所以|因为|因此|引起|导致"
 )
+def _site_gap(gap: str) -> bool:
+    """A list item with its site between the joiner and the finding (否认近期感冒及头部外伤, 无发热及双下肢水肿):
+    the site belongs to the item, so the negation still reaches it."""
+    m = _SITE_GAP.fullmatch(gap)
+    return bool(m) and get_lexicon().type_of(m.group(1)) == "body_part"
+
+
+_SITE_GAP = re.compile(r"[、和及与或并]\s*(\S{1,6}?)的?")
 # what may close a clause after a trailing negation (喝酒抽烟都没有了 / 呢 / 啊)
 _END_TAIL = re.compile(r"^[了呢啊呀哦吧的过嘛哈\s]*$")
 # a question's last words: the clause asks (发烧吗, 是肺炎么)
@@ -286,7 +294,8 @@ class FindingContext:
             if first:
                 ok = (len(gap) <= 6 or ("、" in gap and len(gap) <= 12)) and not _SCOPE_BREAK.search(gap)
             else:
-                ok = bool(_LIST_GAP.match(gap)) or ("、" in gap and len(gap) <= 8 and not _SCOPE_BREAK.search(gap))
+                ok = bool(_LIST_GAP.match(gap)) or ("、" in gap and len(gap) <= 8 and not _SCOPE_BREAK.search(gap)) \
+                    or _site_gap(gap)
             if not ok:
                 return False
             pos, first = max(pos, x.nend), False

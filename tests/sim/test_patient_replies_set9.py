@@ -112,3 +112,21 @@ def test_an_allergy_word_inside_another_question_is_not_answered_twice():
     assert reply.count("过敏") == 1
     # 抗过敏的药 is a medicine asked about, not the allergy history
     assert "过敏" not in ask("triage", "tri-034", "吃没吃过抗过敏的药，比如氯雷他定、西替利嗪？")
+
+
+def test_itch_asked_by_its_verb_is_told():
+    # tri-034: 瘙痒明显 (a finding whose verb, 痒, has no stem of its own)
+    reply = ask("triage", "tri-034", "痒得厉害不厉害？夜里会不会痒醒？")
+    assert "痒" in reply and "没太听明白" not in reply
+
+
+def test_a_denial_in_the_history_answers_a_fall():
+    # con-010: 否认近期感冒及头部外伤 (the site between 及 and the finding keeps it in the denial)
+    reply = ask("consultation", "con-010", "这几天晕的时候摔倒过没有？")
+    assert reply.startswith("没") and "没太注意" not in reply
+
+
+def test_feeling_unwell_is_not_a_medicine_taken():
+    # tri-030: 有轻度阵发性肚子不舒服 (服 of 舒服), 未用药
+    reply = ask("triage", "tri-030", "最近吃过消炎药、抗生素吗？")
+    assert "没吃" in reply and "不舒服" not in reply
