@@ -69,6 +69,9 @@ _OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特
 _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
 # treatments without a medicine a doctor asks about by name
 _NONDRUG_Q = re.compile(r"理疗|针灸|推拿|按摩|封闭针?|拔罐|艾灸|刮痧|牵引|热敷|康复训练|小针刀")
+# a child's own birth asked (足月生的吗，顺产还是剖的), and the record words that tell it
+_BORN_Q = re.compile(r"足月|早产|顺产|剖(宫产|腹产|的)|生下来|出生(的时候|时|体重)|生的时候")
+_BORN_C = re.compile(r"足月|早产|顺产|剖宫产|出生|产钳|窒息")
 _ORDER_Q = re.compile(r"先.{1,12}还是(先|后)|哪个先|谁先")  # which came first
 _A_NOT_A_Q = re.compile(r"(\w)不\1|(\w)没\2")  # 呛不呛, 吐没吐
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
@@ -411,6 +414,8 @@ class RulePatient:
         pieces = _without_complaint_beside_detail(pieces, parsed, question)
         pieces = _drugs_said_once(pieces)
         pieces += self._how_often(question, pieces)
+        if self.subject == "孩子" and _BORN_Q.search(question):
+            pieces = self._birth()  # 足月生的吗，顺产还是剖的: the birth history, not the illness's story
         if not pieces and _ASKS_PHOTO.search(question):
             pieces = [_Piece("我手头没带着，您这边给看看吧", content=False)]
         if not pieces and _WHAT_ILLNESS.search(question):
@@ -419,6 +424,15 @@ class RulePatient:
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
         return pieces, parsed, keys, repeated, answered
+
+    def _birth(self) -> list[_Piece]:
+        """A child's birth as the record gives it (G1P1，足月顺产，出生体重3.2kg), else what a parent of a child
+        the record calls healthy says: no problem they were told of (never a made-up 足月顺产)."""
+        for field in ("personal_history", "past_history", "hpi"):  # one section's account, not two of the same
+            told = [c for c in self._clauses(field) if _BORN_C.search(c)]
+            if told:
+                return self._from(field, told, 3)
+        return self._default("生下来挺好的，没听医生说有什么问题")
 
     def _others_denied(self, question: str, pieces: list[_Piece], symptoms: list[str] = ()) -> list[_Piece]:
         """别的关节疼不疼 asked where the record says 无其他关节肿痛: that denial is the answer, not the complaint's

@@ -130,3 +130,11 @@ def test_feeling_unwell_is_not_a_medicine_taken():
     # tri-030: 有轻度阵发性肚子不舒服 (服 of 舒服), 未用药
     reply = ask("triage", "tri-030", "最近吃过消炎药、抗生素吗？")
     assert "没吃" in reply and "不舒服" not in reply
+
+
+def test_a_childs_birth_is_told_from_the_record_or_not_made_up():
+    # inp-38: 足月顺产，出生体重3.2kg; inp-39: no birth history recorded (never a made-up 足月顺产)
+    reply = ask("diagnosis", "inp-38", "孩子是足月生的吗？顺产还是剖的？")
+    assert "足月" in reply and "3.2" in reply
+    reply = ask("diagnosis", "inp-39", "孩子是足月生的吗？顺产还是剖的，生下来有啥问题没有？")
+    assert "足月" not in reply and "发烧" not in reply
