@@ -70,6 +70,9 @@ _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
 # treatments without a medicine a doctor asks about by name
 _NONDRUG_Q = re.compile(r"理疗|针灸|推拿|按摩|封闭针?|拔罐|艾灸|刮痧|牵引|热敷|康复训练|小针刀")
 # a child's own birth asked (足月生的吗，顺产还是剖的), and the record words that tell it
+# things one may have touched or breathed (asked as an exposure, not as the job)
+_EXPOSURE_Q = re.compile(r"化学品|化学药品|油漆|胶水|农药|杀虫剂|染发剂|粉尘|石棉|汞|铅|苯|放射线|毒物|花草")
+_JOB_Q = re.compile(r"工作|干啥的|干什么的|做什么的|职业|上班|干活|什么活")
 _BORN_Q = re.compile(r"足月|早产|顺产|剖(宫产|腹产|的)|生下来|出生(的时候|时|体重)|生的时候")
 _BORN_C = re.compile(r"足月|早产|顺产|剖宫产|出生|产钳|窒息")
 _ORDER_Q = re.compile(r"先.{1,12}还是(先|后)|哪个先|谁先")  # which came first
@@ -483,6 +486,8 @@ class RulePatient:
             if not p.content and (p.text == self.spec.unknown_reply or "检查了才知道" in p.text):
                 return True  # what the patient may not tell: said whatever the question's words
             text = p.text + "".join(s for s in p.sources if not s.startswith("not:"))
+            if p.field == "demographics" and _JOB_Q.search(question):
+                return True  # 干啥工作的 told 我是程序员 shares no word by nature
             return bool(gist.shared(question, text)) or (bool(_CARE_Q.search(question)) and bool(drugs_in(text)))
 
         kept = [p for p in pieces if not p.text or about(p) or any(
@@ -760,7 +765,22 @@ class RulePatient:
             if _DOING_WHEN_Q.search(question):
                 # 干啥的时候犯: what they were doing, not their job — the triggers answer, once
                 return [] if "triggers" in parsed.topics else self._from_field("hpi", lambda: self._triggers(question))
-            return self._occupation()
+            exposed = _EXPOSURE_Q.findall(question)
+            if not exposed:
+                return self._occupation()
+            # 最近碰过啥油漆、胶水或者化学品没有: the exposure asked, not (only) the job — the record's contact
+            # (接触…) if it tells one, else not that they know of
+            told = [c for f in ("personal_history", "hpi") for c in self._clauses(f)
+                    if re.search(r"接触(?!处)|暴露|粉尘|化学|毒物|油漆|农药", c) and not _DENIAL.match(c)]
+            occupation = self._occupation()
+            if not told and any(p.field == "personal_history" for p in occupation):
+                return occupation  # a work history (曾在纺织厂工作20年) tells the exposure: never denied
+            exposure = self._from("personal_history", told, 2) or self._default(
+                f"没碰过{'、'.join(dict.fromkeys(exposed))}这些")
+            if not _JOB_Q.search(question):
+                return exposure
+            job = [p for p in occupation if p.field == "demographics"]
+            return job + exposure if job else occupation
         if topic in ("menstrual", "obstetric"):
             return self._women(topic, question)
         if topic == "age" and _EVENT_AGE_Q.search(question):

@@ -138,3 +138,12 @@ def test_a_childs_birth_is_told_from_the_record_or_not_made_up():
     assert "足月" in reply and "3.2" in reply
     reply = ask("diagnosis", "inp-39", "孩子是足月生的吗？顺产还是剖的，生下来有啥问题没有？")
     assert "足月" not in reply and "发烧" not in reply
+
+
+def test_an_exposure_asked_is_answered_as_one():
+    # tri-034 (程序员; no exposure recorded): 碰过油漆、胶水 is not answered with the job alone, and the
+    # strap's 接触处 is no chemical contact
+    reply = ask("triage", "tri-034", "最近碰过啥花草、油漆、胶水或者化学品没有？")
+    assert reply.startswith("没碰过") and "程序员" not in reply and "表带" not in reply
+    reply = ask("triage", "tri-034", "您是干啥工作的，平时接触化学品、油漆没有？")
+    assert "程序员" in reply and "没碰过" in reply
