@@ -357,6 +357,9 @@ class RulePatient:
         before, and what each key drew out."""
         parsed = _last_meal(_with_named_symptoms(_without_context(classify(question), question), question), question)
         parsed = self._symptoms_under_an_aspect(parsed, question)
+        if "阴道流液" in parsed.symptoms and not self._vaginal_fluid_asked(question):
+            # 流不流水 of a rash or a wound (无渗液), or of a man or a child: the skin's, not 下面流水
+            parsed = replace(parsed, symptoms=[("渗液" if s == "阴道流液" else s) for s in parsed.symptoms])
         if "allergies" in parsed.topics and len(parsed.topics) > 1 and "抗过敏" in question \
                 and "过敏" not in question.replace("抗过敏", ""):
             # 吃没吃过抗过敏的药: a medicine asked about, not the allergy history
@@ -427,6 +430,16 @@ class RulePatient:
             # heard as no topic (拳头攥得紧不紧): the record clause on what it names (握拳困难), if one is
             pieces = self._clauses_about(question)
         return pieces, parsed, keys, repeated, answered
+
+    def _vaginal_fluid_asked(self, question: str) -> bool:
+        demo = self.case.demographics
+        if demo and (demo.sex == "男" or demo.age_years < 12):
+            return False
+        if re.search(r"下面|阴道|羊水|破水|白带", question):
+            return True
+        skin = re.search(r"疹|泡|疱|伤口|皮|痂|烫|烧伤|溃", question) or any(
+            f.term == "渗液" for c, _ in self.hpi for f in textlink.findings(c))
+        return not skin
 
     def _birth(self) -> list[_Piece]:
         """A child's birth as the record gives it (G1P1，足月顺产，出生体重3.2kg), else what a parent of a child

@@ -147,3 +147,10 @@ def test_an_exposure_asked_is_answered_as_one():
     assert reply.startswith("没碰过") and "程序员" not in reply and "表带" not in reply
     reply = ask("triage", "tri-034", "您是干啥工作的，平时接触化学品、油漆没有？")
     assert "程序员" in reply and "没碰过" in reply
+
+
+def test_weeping_skin_is_not_vaginal_fluid():
+    # tri-034 (a man's rash, 无渗液): 流不流水 is the rash's; tri-005 (7 weeks pregnant): 下面流水 stays hers
+    reply = ask("triage", "tri-034", "起没起水泡，流不流水，结没结痂？")
+    assert "下面" not in reply and "水疱" in reply and "流水" in reply
+    assert "下面" in ask("triage", "tri-005", "下面有没有流水？")
