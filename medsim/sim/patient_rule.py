@@ -76,6 +76,7 @@ _JOB_Q = re.compile(r"工作|干啥的|干什么的|做什么的|职业|上班|�
 _BORN_Q = re.compile(r"足月|早产|顺产|剖(宫产|腹产|的)|生下来|出生(的时候|时|体重)|生的时候")
 _BORN_C = re.compile(r"足月|早产|顺产|剖宫产|出生|产钳|窒息")
 _ORDER_Q = re.compile(r"先.{1,12}还是(先|后)|哪个先|谁先")  # which came first
+_SWALLOWING_SIGNS = frozenset({"饮水呛咳", "吞咽困难", "吞咽疼痛"})
 _A_NOT_A_Q = re.compile(r"(\w)不\1|(\w)没\2")  # 呛不呛, 吐没吐
 _YES_NO_Q = re.compile(r"有没有|有无|是否|了没有?|过没有?|没有[？?]")
 _TIME_OF_DAY_Q = re.compile(r"白天还是(夜里|晚上|夜间)|(早上|早晨)还是(晚上|下午)|(什么|啥)时候(最|更|比较)(厉害|重|多|明显)")
@@ -469,7 +470,8 @@ class RulePatient:
         """吐血之前有没有恶心、干呕得特别厉害 / 恶心吐了没有: heard as an aspect (triggers, character) by its
         厉害 or 是啥, but it asks whether other symptoms are there — answered as those symptoms, not with the
         aspect's stock line (也没发现怎么着会更厉害)."""
-        # (吃东西、喝水的时候呛不呛, heard as the appetite by its 吃: the finding it names is asked too)
+        # (吃东西、喝水的时候呛不呛, heard as the appetite by its 吃: a sign of swallowing it names is asked
+        # too — only those: 尿少没少, 瘦没瘦 are the general topic's own items)
         general = "general" in parsed.topics
         if not parsed.topics or "associated" in parsed.topics or not set(parsed.topics) <= _ASPECTS | {"general"} \
                 or not (_YES_NO_Q.search(question) or _A_NOT_A_Q.search(question)):
@@ -478,6 +480,8 @@ class RulePatient:
 
         symptoms = [t for t in named_items(question)[0] if t not in self.cc_terms and t != "疼痛" and t not in _DETAIL_TERMS
                     and not (self._main_term() and t in self._main_term())]
+        if general:
+            symptoms = [t for t in symptoms if t in _SWALLOWING_SIGNS]
         if not symptoms:
             return parsed
         if general:
@@ -1066,7 +1070,8 @@ class RulePatient:
             named = _DEGREE_VERBS.get(verb) or next((sym for sym, stem in _STEMS.items() if re.fullmatch(stem, verb)), None)
             if not named:
                 return []
-            stem = _STEMS.get(named, verb)
+            # (the verb itself too: 肿得厉害吗 is told by 局部红肿发热, which no 水肿 stem finds)
+            stem = f"{_STEMS[named]}|{verb}" if named in _STEMS else verb
             told = [c for c, _ in self.hpi if re.search(stem, c) and not _DENIAL.match(c)]
             return self._from("hpi", told, 2) or [self._symptom(named)]
         pieces: list[_Piece] = []

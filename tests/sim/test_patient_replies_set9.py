@@ -154,3 +154,12 @@ def test_weeping_skin_is_not_vaginal_fluid():
     reply = ask("triage", "tri-034", "起没起水泡，流不流水，结没结痂？")
     assert "下面" not in reply and "水疱" in reply and "流水" in reply
     assert "下面" in ask("triage", "tri-005", "下面有没有流水？")
+
+
+def test_general_questions_do_not_grow_denials_and_swelling_is_found_by_its_verb():
+    # 尿少没少 / 瘦没瘦 are the general topic's own items (no 没有尿量减少 appended); tri-012 vomited blood
+    # (呕鲜红色血2次): never 没有吐; con-023's 局部红肿发热 answers 肿得厉害吗 (never 不肿)
+    assert "没有尿量减少" not in ask("diagnosis", "inp-23", "小便怎么样，尿少没少？大便正常吗？")
+    assert "没有吐" not in ask("triage", "tri-012", "吐出来的是鲜红的，还是暗红、咖啡色的？里头有没有血块或者吃的东西？")
+    reply = ask("consultation", "con-023", "脚趾头红不红、热不热、肿得厉害吗？")
+    assert "肿" in reply and "不肿" not in reply
