@@ -387,7 +387,7 @@ class RulePatient:
             pieces += got
         # a question about the people around them (身边有人得过结核吗) is not answered from their own story
         about_others = "past_history" in parsed.topics and _CONTACT_Q.search(question)
-        if parsed.conditions and not {"past_history", "family_history"} & set(parsed.topics) \
+        if parsed.conditions and not {"past_history", "family_history", "ending"} & set(parsed.topics) \
                 and self.policy.allowed("past_history"):
             # 长过肛瘘没有, heard as another topic: the illness named is the patient's own history
             heard = [(c, replace(self._condition("past_history", c, question), keys=(f"past_history:{c}",)))
@@ -1675,7 +1675,27 @@ class RulePatient:
         if lay_name in _ORGANS:
             lay_name += "的病"  # 甲状腺 asked: 没有甲状腺的病, never 没有甲状腺
         covered = _covers(condition)
+        if field == "past_history" and self.policy.allowed("hpi") and not re.search(r"怀孕|孕期|产后|小时候", question):
+            # 有没有乙肝, of a patient whose story is its finding (体检发现乙肝表面抗原阳性): they know it now
+            # (only the name asked and its own synonyms: an umbrella's kinds, 心脏病 → 房颤, would tell the
+            # record's own reasoning as the patient's history)
+            from medsim.text import get_lexicon
+
+            asked = {condition, _asked_name(condition, question) if question else condition}
+            names = {n for n in asked | {get_lexicon().canonical(n) or n for n in asked} if len(n) >= 2}
+            # (the complaint and the story as written: a finding found at a check-up, 乙肝表面抗原阳性, is what
+            # they were told, said as told, though the story's clause also holds a value)
+            cc = self.policy.text("chief_complaint") or ""
+            for field_, clause in [("chief_complaint", cc)] + [("hpi", c) for c in textlink.clauses(self.policy.text("hpi"))]:
+                if clause and not _CONTACT_C.search(clause) and not _RELATIVE.search(clause) and any(
+                        f.polarity == "present" and not f.family and any(f.term.startswith(n) for n in names)
+                        for f in textlink.findings(clause)):
+                    said = lay.complaint_to_lay(clause, literacy=self.persona.literacy, subject=self.subject) \
+                        if field_ == "chief_complaint" else self._say(clause)
+                    return _Piece(f"有，{said}", field_, (clause,))
         for clause in textlink.clauses(text):
+            if _OTHERS_Q.search(clause) and covered & self.present_anywhere:
+                continue  # 否认其他肝病史 denies liver disease other than the one this record finds (乙肝)
             hits = [f for f in textlink.findings(clause) if f.term in covered or _covered_by(f.term, covered)]
             if hits and not lay.is_jargon(clause, history=True):
                 if hits[0].polarity == "absent":

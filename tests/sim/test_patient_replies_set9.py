@@ -163,3 +163,17 @@ def test_general_questions_do_not_grow_denials_and_swelling_is_found_by_its_verb
     assert "没有吐" not in ask("triage", "tri-012", "吐出来的是鲜红的，还是暗红、咖啡色的？里头有没有血块或者吃的东西？")
     reply = ask("consultation", "con-023", "脚趾头红不红、热不热、肿得厉害吗？")
     assert "肿" in reply and "不肿" not in reply
+
+
+def test_a_finding_the_story_tells_is_known_when_asked_by_name():
+    # con-031: 体检发现乙肝表面抗原阳性 a month ago; 否认其他肝病史 denies other liver disease, not this one;
+    # 以前从未查过乙肝 is not a denial of hepatitis B
+    for question in ("有没有乙肝？", "以前有没有乙肝？"):
+        reply = ask("consultation", "con-031", question)
+        assert reply.startswith("有") and "没有乙肝" not in reply, reply
+    assert "没有乙肝" not in ask("consultation", "con-031", "以前查过乙肝莫得？")
+    assert "乙肝" not in ask("consultation", "con-031", "好嘛，先去抽个血查个乙肝两对半和肝功。")
+    # others with it (班里有2名小朋友患手足口病) are not the child's own history; an umbrella's kinds
+    # (房颤 for 冠心病) are not the patient's history either
+    assert not ask("consultation", "con-028", "以前得过手足口病吗？").startswith("有")
+    assert "房颤" not in ask("diagnosis", "inp-44", "有没有高血压、糖尿病、冠心病、甲亢？")
