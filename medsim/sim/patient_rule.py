@@ -1380,7 +1380,7 @@ class RulePatient:
         if told:
             # of a list (无肉眼血尿、皮疹) the part on it only
             return [_Piece(self._lay_clauses([_parts_saying(told[0], said)]), "hpi", (told[0],), keys=("general",))]
-        if self.present_anywhere & ({"黄疸", "血尿", "浓茶色尿"} if urine else {"黑便", "便血", "陶土样便", "黄疸"}):
+        if self.present_anywhere & ({"黄疸", "血尿", "浓茶色尿", "尿色加深"} if urine else {"黑便", "便血", "陶土样便", "黄疸"}):
             return [_Piece("颜色这个我没太注意", content=False)]
         return self._default("尿的颜色跟平时差不多" if urine else "大便颜色跟平时差不多")
 
