@@ -146,6 +146,7 @@ _PAIN = re.compile(r"[疼痛]")
 # a result in a clause: a value with a unit, a verdict (the test's name alone is the patient's to tell)
 _VALUE = re.compile(r"\d+(\.\d+)?\s*[a-zA-Zμ×/%]|示|提示|显示|阳性|阴性|诊断|考虑|\d+\.\d+")
 _CHECKUP = re.compile(r"^(单位)?(体检|查体|化验|检查)(时)?发现")
+_FEELS_Q = re.compile(r"(平时|自己|有没有|有莫得|有冇|有啥|有什么)\S{0,4}(哪里|哪儿|啥|什么)?不(舒服|得劲|好受)|什么感觉|啥感觉")
 _PAIN_WORDS = re.compile(r"[疼痛]|绞|胀|酸|刺|压榨|闷")
 # what a clinician's question asks about a sub-aspect
 _AGGRAVATE_Q = re.compile(r"更|加重|厉害|明显|严重")
@@ -739,6 +740,13 @@ class RulePatient:
         if topic == "ending":
             return [_Piece("好的，谢谢医生", content=False)]
         if topic == "chief_complaint":
+            if _CHECKUP.match(self.text("chief_complaint")) and _FEELS_Q.search(question) and self.policy.allowed("hpi"):
+                # 平时有没有哪里不舒服, of a finding from a check-up: what they feel (偶有乏力、食欲稍差), if anything
+                felt = [c for c, _ in self.hpi if not _DENIAL.match(c) and any(
+                    f.polarity == "present" and not f.family for f in textlink.findings(c))]
+                if felt:
+                    return self._from("hpi", felt, 2)
+                return self._default("平时没觉得哪里不舒服，是体检查出来的")
             return self._from_field("chief_complaint", self._complaint)
         if topic == "associated":
             if parsed.symptoms:

@@ -177,3 +177,9 @@ def test_a_finding_the_story_tells_is_known_when_asked_by_name():
     # (房颤 for 冠心病) are not the patient's history either
     assert not ask("consultation", "con-028", "以前得过手足口病吗？").startswith("有")
     assert "房颤" not in ask("diagnosis", "inp-44", "有没有高血压、糖尿病、冠心病、甲亢？")
+
+
+def test_a_check_up_finding_patient_asked_how_they_feel_tells_it():
+    # con-031 (体检发现乙肝表面抗原阳性…; 自觉偶有乏力、食欲稍差): 平时有没有哪里不舒服 is not the check-up again
+    reply = ask("consultation", "con-031", "平时有莫得哪里不舒服？")
+    assert "没劲" in reply and "体检" not in reply and "刚才说过" not in reply
