@@ -68,6 +68,8 @@ _RANGE = re.compile(r"\d+(?:\.\d+)?\s*[–—～~\-]\s*\d+(?:\.\d+)?\s*[天周�
 _OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
 _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
 # treatments without a medicine a doctor asks about by name
+_WHAT_JOB_Q = re.compile(r"干的?是?(啥|什么)活|(啥|什么)工作|职业|做(啥|什么)的|干(啥|什么)的|干(啥|什么)工作")
+_SHARED_MEAL_Q = re.compile(r"(一块儿?|一起|同桌|一道)吃(饭|东西)?的人")
 _NONDRUG_Q = re.compile(r"理疗|针灸|推拿|按摩|封闭针?|拔罐|艾灸|刮痧|牵引|热敷|康复训练|小针刀")
 # a child's own birth asked (足月生的吗，顺产还是剖的), and the record words that tell it
 # things one may have touched or breathed (asked as an exposure, not as the job)
@@ -92,7 +94,7 @@ _BODY_SIZE_Q = re.compile(r"身高|多高|体重多少|多重|多少斤|几斤�
 _DOING_WHEN_Q = re.compile(r"(干啥|干什么|做什么|做啥)的时候")
 _OTHERS_Q = re.compile(r"别的|其他|其它|另一[只侧边条个]|别处|他处")
 # whether people around them have it too, and the record words that tell it (同餐者1人有类似腹泻, 班里有同学发热)
-_OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同学|同事|别的(孩子|小朋友|人)|其他(孩子|小朋友|人)|一起吃)"
+_OTHERS_ILL_Q = re.compile(r"(家里|家人|周围|身边|班里|班上|幼儿园|学校|同学|同事|别的(孩子|小朋友|人)|其他(孩子|小朋友|人)|一起吃|一块儿?吃|同桌)"
                            r"\S{0,10}(也|有没有|有人|一样|类似)")
 _OTHERS_ILL_C = re.compile(r"同餐|家人|家里人|幼儿园|班里|班上|同学|同事|周围|同住|室友|一起吃")
 _EARLIER_C = re.compile(r"类似|有过|曾|既往")
@@ -366,6 +368,16 @@ class RulePatient:
                 and "过敏" not in question.replace("抗过敏", ""):
             # 吃没吃过抗过敏的药: a medicine asked about, not the allergy history
             parsed = replace(parsed, topics=[t for t in parsed.topics if t != "allergies"])
+        extra = [t for t, cue in (("treatment", _NONDRUG_Q), ("occupation", _WHAT_JOB_Q), ("triggers", _SHARED_MEAL_Q))
+                 if t not in parsed.topics and cue.search(question)]
+        if extra:
+            # 做过针灸、推拿吗 / 干的是啥活儿 / 一块儿吃饭的人有没有也不舒服: asked by name, whatever else was heard
+            parsed = replace(parsed, topics=[*parsed.topics, *extra])
+        if not parsed.topics and (_YES_NO_Q.search(question) or _A_NOT_A_Q.search(question)) \
+                and not body_parts().search(question):  # (a site asked, 裆部麻不麻, is not the legs' numbness)
+            named = [f.term for f in textlink.findings(question) if f.term != "疼痛"]
+            if named:  # 屁股周围、裆部那块麻不麻: a finding asked yes or no, though no topic rule heard it
+                parsed = replace(parsed, topics=["associated"], symptoms=list(dict.fromkeys(named)))
         if not parsed.topics and _ORDER_Q.search(question):
             parsed = replace(parsed, topics=["onset"])  # 疹子是先出在嘴里还是先出在手脚上: when each began
         whole = set(parsed.topics)
@@ -2247,7 +2259,7 @@ def _join_denials(texts: list[str]) -> list[str]:
 _DEGREE_VERBS = {"肿": "水肿", "喘": "呼吸困难", "痒": "瘙痒", "晕": "头晕", "胀": "腹胀", "拉": "腹泻", "烧": "发热"}
 _STEMS = {
     "咳痰": r"痰", "发热": r"发热|发烧|高热|低热|\d+(\.\d+)?\s*℃", "呕吐": r"呕吐|吐(?!血|痰|字)", "腹泻": r"腹泻|稀便|水样便|拉肚子|稀水",
-    "咳嗽": r"咳(?!血)", "头痛": r"头(痛|疼)", "胸闷": r"胸闷|憋闷", "皮疹": r"疹", "水肿": r"水肿|浮肿", "流涕": r"涕",
+    "咳嗽": r"咳(?!血)", "头痛": r"头(痛|疼)", "胸闷": r"胸闷|憋闷", "皮疹": r"疹", "水肿": r"水肿|浮肿|肿胀", "流涕": r"涕",
     "鼻塞": r"鼻塞", "乏力": r"乏力|没劲|无力", "恶心": r"恶心", "腹痛": r"腹(痛|疼)|肚子(痛|疼)", "头晕": r"头晕|头昏",
 }
 
@@ -2508,7 +2520,8 @@ def _sentence(text: str) -> str:
 _DEFAULT_CUES = {
     "treatment": re.compile(r"药|看过|看病|医院|诊所|大夫|医生|治|输液|打针|吊瓶|处理|用过|吃过|管用|效果|氧|住院"),
     "course": re.compile(r"越来越|好转|好点|好些|加重|重了|变化|一直|以前|反复|时好时坏|比以前|这样过|犯过|头一回|第一次|怎么样了"),
-    "triggers": re.compile(r"原因|诱因|引起|怎么(弄|搞|回事)|更|加重|厉害|犯|吃了|着凉|累|压力|生气|之前|以后"),
+    "triggers": re.compile(r"原因|诱因|引起|怎么(弄|搞|回事)|更|加重|厉害|犯|吃了|着凉|累|压力|生气|之前|以后|"
+                           r"一块|一起|同桌|身边|周围|别的人|其他人"),
     "general": re.compile(r"吃|喝|胃口|饭|睡|大便|小便|尿|精神|体重|瘦|胖|斤|拉|运动|锻炼|口重|口味|咸|盐"),
     "family_history": re.compile(r"家|父|母|爸|妈|兄|弟|姐|妹|亲|遗传|子女|儿|女"),
     "onset": re.compile(r"什么时候|几点|多久|多长时间|哪天|开始|起|几天|几个月|当时|前|时候|怎么"),
