@@ -5,6 +5,17 @@ from __future__ import annotations
 from medsim.scenario.schema import Case, Demographics, Disclosure, PatientSpec, Persona, TestResult, Vitals
 
 
+def ask_bundled(scenario: str, case_id: str, question: str) -> str:
+    """What a fresh rule patient of a bundled case answers, after its opening line."""
+    from medsim.scenario.registry import get_scenario
+    from medsim.sim.patient_rule import RulePatient
+
+    loaded = get_scenario(scenario)
+    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
+    p.opening_sync()
+    return p.reply_sync(question).text
+
+
 def stemi_case() -> Case:
     return Case(
         id="stemi-1",

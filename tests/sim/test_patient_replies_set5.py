@@ -4,18 +4,15 @@ holds not found, a whole section told for one question, and compound questions a
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
 import re
 
-from medsim.scenario.registry import get_scenario
+from patient_cases import ask_bundled as ask  # noqa: E402
+
 from medsim.sim import lay
-from medsim.sim.patient_rule import RulePatient
-
-
-def ask(scenario: str, case_id: str, question: str) -> str:
-    loaded = get_scenario(scenario)
-    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
-    p.opening_sync()
-    return p.reply_sync(question).text
 
 
 def test_amounts_of_what_the_body_put_out_are_said_as_people_guess_them():

@@ -7,23 +7,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from medsim.scenario.registry import get_scenario
 from medsim.sim import lay
 from medsim.sim.patient_rule import RulePatient
 
 sys.path.insert(0, str(Path(__file__).parent))
+from patient_cases import ask_bundled as ask  # noqa: E402
 from patient_cases import pid_case, spec, stemi_case  # noqa: E402
 
 
 def ask_case(case, question: str) -> str:
     p = RulePatient(spec(), case, seed=0)
-    p.opening_sync()
-    return p.reply_sync(question).text
-
-
-def ask(scenario: str, case_id: str, question: str) -> str:
-    loaded = get_scenario(scenario)
-    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
     p.opening_sync()
     return p.reply_sync(question).text
 

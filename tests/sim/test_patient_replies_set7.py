@@ -5,17 +5,16 @@ the record calls gradual said as unchanged, and a normal function denied on a si
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from patient_cases import ask_bundled as ask  # noqa: E402
+
 from medsim.scenario.registry import get_scenario
 from medsim.sim import lay
 from medsim.sim.patient_rule import RulePatient
 from medsim.text import analyze
-
-
-def ask(scenario: str, case_id: str, question: str) -> str:
-    loaded = get_scenario(scenario)
-    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
-    p.opening_sync()
-    return p.reply_sync(question).text
 
 
 def test_chart_words_are_said_in_lay_words():
@@ -260,8 +259,6 @@ def test_a_late_period_is_not_listed_among_other_complaints():
 def test_a_compound_question_whose_parts_one_clause_answers_is_told_once_in_order():
     # inp-21: 3小时前晨起活动时突发胸骨后压榨样疼痛，向左肩及左上臂放射: the onset clause also says what he was
     # doing, so 当时在干啥 is answered by it, not told again after the spread
-    from medsim.scenario.registry import get_scenario
-    from medsim.sim.patient_rule import RulePatient
 
     loaded = get_scenario("diagnosis")
     case = next(c for c in loaded.cases if c.id == "inp-21")

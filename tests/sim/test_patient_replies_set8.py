@@ -4,16 +4,13 @@ denied, and a child's signs in the parent's words (双眼发红, 手足背部肿
 
 from __future__ import annotations
 
-from medsim.scenario.registry import get_scenario
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from patient_cases import ask_bundled as ask  # noqa: E402
+
 from medsim.sim import lay
-from medsim.sim.patient_rule import RulePatient
-
-
-def ask(scenario: str, case_id: str, question: str) -> str:
-    loaded = get_scenario(scenario)
-    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
-    p.opening_sync()
-    return p.reply_sync(question).text
 
 
 def test_what_the_illness_did_since_is_not_told_with_a_symptom_asked():

@@ -5,15 +5,11 @@ chart words for a rash, and a weight asked in 斤 told in 公斤."""
 
 from __future__ import annotations
 
-from medsim.scenario.registry import get_scenario
-from medsim.sim.patient_rule import RulePatient
+import sys
+from pathlib import Path
 
-
-def ask(scenario: str, case_id: str, question: str) -> str:
-    loaded = get_scenario(scenario)
-    p = RulePatient(loaded.scenario.patient, loaded.case(case_id), seed=0)
-    p.opening_sync()
-    return p.reply_sync(question).text
+sys.path.insert(0, str(Path(__file__).parent))
+from patient_cases import ask_bundled as ask  # noqa: E402
 
 
 def test_a_recorded_regimen_is_never_denied():
