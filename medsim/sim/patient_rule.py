@@ -67,14 +67,17 @@ _RANGE = re.compile(r"\d+(?:\.\d+)?\s*[–—～~\-]\s*\d+(?:\.\d+)?\s*[天周�
 # how bad something other than the pain is (肿得厉害吗, 掉得厉害不厉害, 咳得厉害): the thing before 得
 _OTHER_DEGREE_Q = re.compile(r"[^疼痛受\s，。？?、]得(很|多|有多|特别|挺)?(厉害|严重)")
 _PAIN_DEGREE_Q = re.compile(r"[疼痛]|难受|几分|打分|分数")
-# treatments without a medicine a doctor asks about by name
+# the job asked outright (干的是啥活儿: heard as the occupation whatever else was heard), and any word of
+# work in a question (工作, 上班: the job is part of what is asked)
 _WHAT_JOB_Q = re.compile(r"干的?是?(啥|什么)活|(啥|什么)工作|职业|做(啥|什么)的|干(啥|什么)的|干(啥|什么)工作")
+_JOB_Q = re.compile(r"工作|干啥的|干什么的|做什么的|职业|上班|干活|什么活")
+# the people who ate with them (一块儿吃饭的人有没有也不舒服)
 _SHARED_MEAL_Q = re.compile(r"(一块儿?|一起|同桌|一道)吃(饭|东西)?的人")
+# treatments without a medicine a doctor asks about by name
 _NONDRUG_Q = re.compile(r"理疗|针灸|推拿|按摩|封闭针?|拔罐|艾灸|刮痧|牵引|热敷|康复训练|小针刀")
-# a child's own birth asked (足月生的吗，顺产还是剖的), and the record words that tell it
 # things one may have touched or breathed (asked as an exposure, not as the job)
 _EXPOSURE_Q = re.compile(r"化学品|化学药品|油漆|胶水|农药|杀虫剂|染发剂|粉尘|石棉|汞|铅|苯|放射线|毒物|花草")
-_JOB_Q = re.compile(r"工作|干啥的|干什么的|做什么的|职业|上班|干活|什么活")
+# a child's own birth asked (足月生的吗，顺产还是剖的), and the record words that tell it
 _BORN_Q = re.compile(r"足月|早产|顺产|剖(宫产|腹产|的)|生下来|出生(的时候|时|体重)|生的时候")
 _BORN_C = re.compile(r"足月|早产|顺产|剖宫产|出生|产钳|窒息")
 _ORDER_Q = re.compile(r"先.{1,12}还是(先|后)|哪个先|谁先")  # which came first
@@ -169,6 +172,8 @@ _COURSE_C = re.compile(r"加重|好转|逐渐|渐感|渐(?=扩|增|加|出现|�
 _BEFORE_C = re.compile(r"既往|以前|曾|反复|类似|再发|复发|\d+年来|病史|史")
 _TREAT_C = re.compile(r"自服|自行(服|含|用|吃|购|买|喷|口服|使用)|服用|口服|含服|(?<!舒|衣|制)服|吃了|用了|使用|输液|打针|静滴|静脉|肌注|就诊|外院|门诊|诊所|医院|医生|"
                       r"予|给予|治疗|处理|未予|诊治|药|喷|吸入|雾化|揿|贴|化疗|放疗|手术")
+# a past-history clause telling a regimen (规律服用X, 胰岛素治疗, 抗结核治疗1月余)
+_REGIMEN_C = re.compile(r"服|药|胰岛素|治疗")
 _ARRIVAL = re.compile(r"来诊|来院|来我院|就诊于我院|送入|送来|急诊|收入|收住|入院")
 _ACUTE_MED = re.compile(r"昨晚|昨天|昨日|今天|今晨|今日|前天|\d+天前|发热时|本次|此次|化疗|发病后|起病后")
 _OXYGEN_Q = re.compile(r"吸氧|制氧|氧气")
@@ -1309,7 +1314,7 @@ class RulePatient:
     def _treated_before(self) -> bool:
         """Whether the past history tells a treatment going on (因结核病行抗结核治疗1月余), the regimen the
         medicines question must not deny when the medications section is empty."""
-        return any(re.search(r"服|药|胰岛素|治疗", c) and not _DENIAL.match(c)
+        return any(_REGIMEN_C.search(c) and not _DENIAL.match(c)
                    for c in textlink.clauses(self.policy.text("past_history") or ""))
 
     def _earlier_episode(self, *, background: bool = False) -> set[str]:
@@ -1815,7 +1820,7 @@ class RulePatient:
             return self._whole("medications") or self._default("平时不吃什么药")
         if self.policy.allowed("past_history"):
             clauses = [c for c in textlink.clauses(self.policy.text("past_history"))
-                       if re.search(r"服|药|胰岛素|治疗", c) and not lay.is_jargon(c)]
+                       if _REGIMEN_C.search(c) and not lay.is_jargon(c)]
             if clauses:
                 return [_Piece("，".join(self._say(c) for c in clauses), "past_history", tuple(clauses))]
         return self._from_field("medications", lambda: self._default("平时不吃什么药"))

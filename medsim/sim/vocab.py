@@ -275,15 +275,15 @@ DRUG_CLASSES: dict[str, tuple[str, ...]] = {
 }
 
 
-# What people call a group of illnesses when they ask about the family (家里有人有心脏病吗): the
-# umbrella word → the record terms (canonical, as the text layer names them) it covers. A
-# patient whose father died of 心梗 answers yes to 心脏病.
 # A patient's plain word for a state that the record charts by its signs: 糊涂 (意识模糊) asked of a record
 # that writes 反应迟钝、答非所问 is answered by that clause, not 没注意.
 SYMPTOM_UMBRELLAS: dict[str, tuple[str, ...]] = {
     "意识模糊": ("意识模糊", "反应迟钝", "嗜睡", "意识障碍", "神志不清", "谵妄", "胡言乱语", "答非所问"),
 }
 
+# What people call a group of illnesses when they ask about the family (家里有人有心脏病吗): the
+# umbrella word → the record terms (canonical, as the text layer names them) it covers. A
+# patient whose father died of 心梗 answers yes to 心脏病.
 LAY_UMBRELLAS: dict[str, tuple[str, ...]] = {
     "心脏病": ("心脏病", "冠心病", "冠状动脉粥样硬化性心脏病", "心肌梗死", "心梗", "心绞痛", "心力衰竭", "心衰", "心律失常",
             "心房颤动", "房颤", "风湿性心脏病", "先天性心脏病", "心肌病", "猝死"),

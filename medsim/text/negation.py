@@ -46,13 +46,7 @@ _SCOPE_BREAK = re.compile(
     r"就是|就|只是|只有|光是|才|又|还|然后|后来|之后|以后|以前|之前|时候|时|现在|今天|昨天|前天|晚上|白天|早上|"
     r"中午|下午|上午|夜里|夜间|偶尔|经常|有时|总是|老是|一直|但|可是|不过|而且|所以|因为|因此|引起|导致"
 )
-def _site_gap(gap: str) -> bool:
-    """A list item with its site between the joiner and the finding (否认近期感冒及头部外伤, 无发热及双下肢水肿):
-    the site belongs to the item, so the negation still reaches it."""
-    m = _SITE_GAP.fullmatch(gap)
-    return bool(m) and get_lexicon().type_of(m.group(1)) == "body_part"
-
-
+# a joiner and the next item's own site before its finding (及头部外伤): see _site_gap
 _SITE_GAP = re.compile(r"[、和及与或并]\s*(\S{1,6}?)的?")
 # what may close a clause after a trailing negation (喝酒抽烟都没有了 / 呢 / 啊)
 _END_TAIL = re.compile(r"^[了呢啊呀哦吧的过嘛哈\s]*$")
@@ -421,3 +415,10 @@ def _post_cue(text: str, e: Entity, ents: list[Entity], cues: list[_Cue], ce: in
         if c.kind != "neg_end":
             return None
     return None
+
+
+def _site_gap(gap: str) -> bool:
+    """A list item with its site between the joiner and the finding (否认近期感冒及头部外伤, 无发热及双下肢水肿):
+    the site belongs to the item, so the negation still reaches it."""
+    m = _SITE_GAP.fullmatch(gap)
+    return bool(m) and get_lexicon().type_of(m.group(1)) == "body_part"
